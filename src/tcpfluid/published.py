@@ -22,25 +22,11 @@ __all__ = ["PUBLISHED", "THESIS_TABLE_3_16", "PublishedValue", "published"]
 class PublishedValue(FieldsDict):
     """One printed number.
 
-    Attributes
-    ----------
-    key
-        Stable identifier, ``"<doc>/<place>/<quantity>"``.
-    document
-        ``"000"`` .. ``"004"``.
-    where
-        Section, figure, table or example.
-    quantity
-        What it measures (``ss_exit_window``, ``time_to_equilibrium_s``, ...).
-    algorithm
-        Registry name of the algorithm it concerns.
-    value
-        The number as printed.
-    unit
-        ``"pkts"``, ``"s"``, ``"rounds"``, ...
-    method
-        ``"analysis"`` (a closed form in the document) or ``"simulation"`` (ns-2).
-    """
+    Its stable key ``"<doc>/<place>/<quantity>"``, the document
+    (``"000"`` .. ``"004"``), where it is printed (section, figure, table or example), what
+    it measures (``ss_exit_window``, ...), the algorithm's registry name, the number as
+    printed, its unit (``"pkts"``, ``"s"``, ...) and how the document obtained it
+    (``"analysis"``, a closed form, or ``"simulation"``, ns-2)."""
 
     key: str
     document: str

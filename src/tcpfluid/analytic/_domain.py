@@ -21,14 +21,8 @@ def check_alpha_beta(alpha: float, beta: float) -> tuple[float, float]:
 
 
 def equilibrium_band(bdp: float, alpha: float, beta: float, *, what: str) -> tuple[float, float]:
-    """Vegas's equilibrium band ``(μd + α, μd + β)`` (the asymmetric-networks paper, eq. 4),
-    refused where the laws cannot reach it.
-
-    Raises
-    ------
-    ValueError
-        If ``μd + β`` is below the laws' minimum window (2 packets).
-    """
+    """Vegas's equilibrium band ``(μd + α, μd + β)`` (the asymmetric-networks paper, eq. 4);
+    ValueError if ``μd + β`` is below the laws' minimum window (2 packets)."""
     lo, hi = bdp + alpha, bdp + beta
     if not hi >= MIN_WINDOW:
         raise ValueError(
@@ -56,26 +50,10 @@ def check_in_band(window: float, band: tuple[float, float], *, what: str) -> flo
 
 
 def check_modelled_path(path: Path, *, what: str, queue_pkts: float | None = None) -> None:
-    """Refuse a ``path`` whose buffer or ACK path the closed forms do not model.
-
-    Parameters
-    ----------
-    path
-        The path given to the closed form.
-    what
-        The calling function, for the message (``"predict"``).
-    queue_pkts
-        The largest bottleneck queue the closed form's own trajectory builds (the
-        slow-start burst of the exit round, the equilibrium backlog β), packets; the buffer
-        must hold it for the no-loss assumption to hold. ``None``: the buffer is not checked.
-
-    Raises
-    ------
-    ValueError
-        ``reverse_bandwidth`` below the data rate μ (the flow would be ACK-clocked at the
-        reverse link's rate: the asymmetric-networks paper's regime), or ``buffer`` smaller
-        than ``queue_pkts`` (the closed form would drop packets it does not model).
-    """
+    """Refuse (ValueError) a ``path`` whose ACK path limits the sender (``reverse_bandwidth``
+    below μ), or whose buffer is smaller than ``queue_pkts``, the largest queue the closed
+    form's own trajectory builds (packets; ``None``: not checked); ``what`` names the
+    caller in the message."""
     if path.reverse_mu is not None and path.reverse_mu < path.mu:
         raise ValueError(
             f"{what}: reverse_bandwidth={path.reverse_mu:g} ACKs/s is below the bottleneck "

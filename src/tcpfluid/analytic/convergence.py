@@ -33,29 +33,11 @@ def rounds_to_equilibrium(
 ) -> NDArray[np.float64]:
     """Rounds for a flow at equilibrium window W to reach nW (the Quick Vegas paper, §4.2).
 
-    Parameters
-    ----------
-    algorithm
-        ``"vegas"`` (or ``"enhanced-vegas"``): one packet per round, ``(n − 1) W``.
-        ``"quick-vegas"``: eq. (12), the positive root i of eq. (11).
-    window
-        W, the current equilibrium window, packets (> 0; scalar or array).
-    n
-        The ratio of the new to the old equilibrium window (>= 1; broadcast with W).
-    beta
-        Quick Vegas's β, packets (> ``delta``).
-    delta
-        The backlog Δ assumed constant during the transient (0 in eq. 12), packets,
-        ``0 <= delta < beta``.
-
-    Returns
-    -------
-    numpy.ndarray
-        Rounds (real-valued; the paper's figures round up), shape of ``broadcast(W, n)``.
-
-    Eq. (12) ignores Quick Vegas's "at most double" cap (binding when ``(β − Δ)·i > W``)
-    and assumes succ is never reset (docs/analytic.md, "Model assumptions").
-    """
+    Real-valued, shape of ``broadcast(W, n)``. ``"vegas"``/``"enhanced-vegas"`` one packet
+    per round, ``(n − 1) W``; ``"quick-vegas"`` eq. (12), the positive root of eq. (11),
+    with the backlog ``delta`` (0 <= Δ < β, packets) held constant. ``window`` W > 0 and
+    ``n`` >= 1, packets and a ratio. Eq. (12) ignores the "at most double" cap and assumes
+    succ is never reset (docs/analytic.md, "Model assumptions")."""
     check_choice("algorithm", algorithm, _EQ_ALGORITHMS)
     w = as_float_array("window", window, positive=True)
     nn = as_float_array("n", n, minimum=1.0)
@@ -117,18 +99,10 @@ def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def tcp_ho_reach_round(bdp: ArrayLike) -> NDArray[np.float64]:
-    """The first round whose window in the TCP-Ho paper's Table 4 reaches μd: the first
-    even ``i >= 1 + sqrt(4μd − 7)`` or odd ``i >= 1 + sqrt(4μd − 8)``.
+    """The first round whose window in the TCP-Ho paper's Table 4 reaches μd: the first even ``i >=
+    1 + sqrt(4μd − 7)`` or odd ``i >= 1 + sqrt(4μd − 8)``.
 
-    Parameters
-    ----------
-    bdp
-        μd, packets (> 0; scalar or array).
-
-    Returns
-    -------
-    numpy.ndarray
-        Rounds (whole numbers as floats, round 1 = the first round), shape of ``bdp``.
+    Rounds from 1, as floats, of the shape of ``bdp`` (μd > 0, packets).
     """
     b = as_float_array("bdp", bdp, positive=True)
 
@@ -165,38 +139,23 @@ def conspicuous_round(
 ) -> NDArray[np.float64]:
     """The round at which a new flow first reaches the available bandwidth (the TCP-Ho paper, §4).
 
+    Whole numbers as floats, shape of ``bdp`` (μd > 0, packets); × d for seconds
+    (docs/errata.md).
+
     Parameters
     ----------
     algorithm
-        ``"vegas"``: eq. (2) with the corrected round of leaving slow start (erratum E4):
-        ``l + ceil(μd − 7W_l/8)`` where l is the first even round with
-        ``W_l = 2^(l/2) >= W*`` (critical window with ``rtt``).
-        ``"tcp-ho"``: the smallest even k satisfying eq. (4) with the RTT chosen by
-        ``queue`` (TCP-Ho compares rounds n and n−2, so k is even, as the paper's
-        Example 1 says).
-    bdp
-        μd, packets (> 0; scalar or array).
-    gamma, rtt_model
-        Vegas only: as :func:`critical_window` (the paper uses the smoothed RTT,
-        ``"average"``, the default). ``rtt`` is an accepted alias of ``rtt_model``.
+        ``"vegas"``: eq. (2) with the corrected slow-start round (E4), ``l + ceil(μd −
+        7W_l/8)``, l the first even round with ``W_l = w0 · 2^(l/2 − 1) >= W*``.
+        ``"tcp-ho"``: the smallest even k satisfying eq. (4) with the RTT of ``queue``.
+    gamma, rtt_model, rtt, initial_window
+        Vegas only: as :func:`critical_window` (``rtt`` an alias of ``rtt_model``), and the
+        first window w0 >= 1 packets (the TCP-Ho paper's Table 3: 2; ns-2: 1, erratum N11).
     queue
-        TCP-Ho only: the backlog the round's last packet waits behind, which sets the RTT D
-        of eqs. (3)-(4).
-
-        * ``"bottleneck"`` (default): the larger of the sender's extra packets z_{k-1} and
-          the standing bottleneck queue ``W_k - μd``: ``k >= 3 + sqrt(4μd - 7)``
-          (erratum E8).
-        * ``"paper"``: ``z_{k-1} - 1 = (k - 4)/2`` as eq. (3) prints it: the cubic eq. (5).
-        * ``"table"``: ``z_{k-1} = (k - 2)/2`` as Table 4 gives it:
-          ``k >= 3 + sqrt(8μd - 7)`` (erratum E5).
-    initial_window
-        Vegas only: the window of the first round, packets (``>= 1``; Table 3 of the TCP-Ho
-        paper starts at 2, ns-2 at 1: erratum N11); ``W_l = w0 · 2^(l/2 − 1)``.
-
-    Returns
-    -------
-    numpy.ndarray
-        Rounds (whole numbers as floats), shape of ``bdp``. Multiply by d for seconds.
+        TCP-Ho only, the backlog the round's last packet waits behind: ``"bottleneck"``
+        the larger of z_{k−1} and ``W_k − μd``, ``k >= 3 + sqrt(4μd − 7)`` (E8);
+        ``"paper"`` eq. (3) as printed, the cubic eq. (5); ``"table"`` Table 4's
+        ``z_{k−1} = (k − 2)/2``, ``k >= 3 + sqrt(8μd − 7)`` (E5).
     """
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
     check_choice("queue", queue, ("bottleneck", "paper", "table"))
@@ -231,12 +190,9 @@ def conspicuous_round(
 def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.float64]:
     """The document's printed forms, kept for comparison (docs/errata.md, E4 and E6).
 
-    ``"tcp-ho"``: eq. (6) of the TCP-Ho paper as printed,
-    ``k = 4 (cbrt(Q + 3 sqrt(P)) + cbrt(Q − 3 sqrt(P)))`` with ``Q = 18μd + 8`` and
-    ``P = 21 − 18μd + 96 μ²d²`` (real-valued, not rounded). ``"vegas"``: eq. (2) with the
-    printed round of leaving slow start, ``l >= 2 log2(1 + sqrt(1 + 16μd)) − 1`` rounded up
-    to even.
-    """
+    ``"tcp-ho"`` eq. (6),
+    ``k = 4 (cbrt(Q + 3 sqrt(P)) + cbrt(Q − 3 sqrt(P)))``, ``Q = 18μd + 8``, ``P = 21 − 18μd +
+    96 μ²d²``; ``"vegas"`` eq. (2) with ``l >= 2 log2(1 + sqrt(1 + 16μd)) − 1`` made even."""
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
     b = as_float_array("bdp", bdp, positive=True)
     if algorithm == "tcp-ho":

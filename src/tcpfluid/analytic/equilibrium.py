@@ -33,16 +33,7 @@ __all__ = [
 def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
     """Jain's fairness index ``(Σx)² / (n Σx²)`` (the Quick Vegas paper, eq. 13).
 
-    Parameters
-    ----------
-    x
-        Throughputs (>= 0, not all zero), along ``axis``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        In ``[1/n, 1]``; 1 when all throughputs are equal.
-    """
+    Of the throughputs ``x`` (>= 0, not all zero) along ``axis``: in ``[1/n, 1]``."""
     a = as_float_array("x", x, nonnegative=True)
     if a.ndim == 0 or a.shape[axis] == 0:
         raise ValueError(f"x must hold at least one throughput along axis {axis}, got {x!r}")
@@ -62,15 +53,8 @@ def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
 def vegas_equilibrium_window(bdp: ArrayLike, backlog: ArrayLike) -> NDArray[np.float64]:
     """Vegas's window when it keeps ``backlog`` packets queued: ``w + N``.
 
-    The asymmetric-networks paper, eq. 4.
-
-    Parameters
-    ----------
-    bdp
-        ``w = μ·BaseRTT``, packets (> 0). On a reverse-bottleneck path use μr·BaseRTT.
-    backlog
-        N, packets queued at the bottleneck (>= 0); Vegas keeps ``α <= N <= β``.
-    """
+    The asymmetric-networks paper, eq. 4; N >= 0; ``bdp`` w = μ·BaseRTT > 0 packets (μr·BaseRTT on a
+    reverse-bottleneck path)."""
     w = as_float_array("bdp", bdp, positive=True)
     n = as_float_array("backlog", backlog, nonnegative=True)
     return _finite_result("vegas_equilibrium_window", lambda: w + n, bdp=bdp, backlog=backlog)
@@ -81,9 +65,7 @@ def vegas_window_band(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The band ``[w + α, w + β]`` in which Vegas's window settles.
 
-    The asymmetric-networks paper, §IV.B.
-
-    Returns ``(low, high)`` arrays of the shape of ``bdp``.
+    The asymmetric-networks paper, §IV.B; returns ``(low, high)``.
     """
     a, b = check_alpha_beta(alpha, beta)
     return vegas_equilibrium_window(bdp, a), vegas_equilibrium_window(bdp, b)
@@ -108,53 +90,28 @@ def reno_max_window_asymmetric(
 ) -> NDArray[np.float64]:
     """Upper end of Reno's window range on an asymmetric path, packets.
 
-    ``w_renomax = μf·RTT + k·B_r + B_f`` (the asymmetric-networks paper, §IV.C, after
-    Lakshman et al.).
-
-    Parameters
-    ----------
-    mu_forward
-        μf, forward rate, packets/s (> 0).
-    rtt_s
-        The round-trip time, s (> 0).
-    k
-        Asymmetry factor μf/μr (> 0).
-    reverse_buffer_pkts, forward_buffer_pkts
-        B_r (ACKs) and B_f (packets), >= 0.
-    """
+    ``μf·RTT + k·B_r + B_f`` (the asymmetric-networks paper, §IV.C): μf packets/s, RTT s, k = μf/μr
+    (all > 0), B_r ACKs and B_f packets (>= 0)."""
     mu = as_float_array("mu_forward", mu_forward, positive=True)
     rtt = as_float_array("rtt_s", rtt_s, positive=True)
     kk = as_float_array("k", k, positive=True)
     br = as_float_array("reverse_buffer_pkts", reverse_buffer_pkts, nonnegative=True)
     bf = as_float_array("forward_buffer_pkts", forward_buffer_pkts, nonnegative=True)
-    return _finite_result(
-        "reno_max_window_asymmetric",
-        lambda: mu * rtt + kk * br + bf,
-        mu_forward=mu_forward,
-        rtt_s=rtt_s,
-        k=k,
-        reverse_buffer_pkts=reverse_buffer_pkts,
-        forward_buffer_pkts=forward_buffer_pkts,
-    )
+    given = {"mu_forward": mu_forward, "rtt_s": rtt_s, "k": k}
+    given |= {
+        "reverse_buffer_pkts": reverse_buffer_pkts,
+        "forward_buffer_pkts": forward_buffer_pkts,
+    }
+    return _finite_result("reno_max_window_asymmetric", lambda: mu * rtt + kk * br + bf, **given)
 
 
 @dataclass(frozen=True)
 class BLBEquilibrium(FieldsDict):
     """Boutremans–Le Boudec steady state of N Vegas flows on one FIFO bottleneck.
 
-    Attributes
-    ----------
-    queueing_delay_s
-        δ, the common queueing delay, s.
-    rates_pps
-        Each flow's throughput ``α_j/(δ − x_j)``, packets/s.
-    windows_pkts
-        Each flow's window ``α_j (d_j + δ)/(δ − x_j)`` (NaN where d_j was not given).
-    queue_pkts
-        Backlog at the bottleneck ``c·δ``, packets.
-    jain_index
-        Jain's index of ``rates_pps``.
-    """
+    Fields: the common queueing delay δ (s), each flow's rate ``α_j/(δ − x_j)`` (packets/s) and
+    window ``α_j (d_j + δ)/(δ − x_j)`` (NaN without d_j), the backlog ``c·δ`` (packets), Jain's
+    index."""
 
     queueing_delay_s: float
     rates_pps: NDArray[np.float64]
@@ -172,26 +129,18 @@ def blb_equilibrium(
 ) -> BLBEquilibrium:
     """Solve the Boutremans–Le Boudec steady state for the common queueing delay.
 
-    Tsang's thesis, chapter 2 §5: flow j keeps α_j packets queued and over-estimates its
-    propagation delay by x_j, so with the common FIFO queueing delay δ its rate is
-    ``α_j/(δ − x_j)`` and its window ``α_j (d_j + δ)/(δ − x_j)``; δ solves
-    ``Σ_j α_j/(δ − x_j) = c``.
+    Tsang's thesis, chapter 2 §5: δ solves ``Σ_j α_j/(δ − x_j) = c``.
 
     Parameters
     ----------
     alpha
         α_j, the backlog each flow keeps (packets, > 0), one per flow.
     overestimate_s
-        x_j, how much each flow's BaseRTT over-estimates its propagation delay, s (>= 0,
-        broadcast to the flows).
+        x_j, each flow's BaseRTT over-estimate of its propagation delay, s (>= 0).
     capacity_pps
         c, the bottleneck rate, packets/s.
     prop_delay_s
-        d_j, the propagation delays (s, > 0), only needed for the windows.
-
-    Returns
-    -------
-    BLBEquilibrium
+        d_j, the propagation delays (s, > 0), only for the windows.
     """
     a, x, c = _blb_inputs(alpha, overestimate_s, capacity_pps)
     lo = float(x.max())
@@ -263,21 +212,9 @@ def blb_equilibrium(
 class TrainEquilibrium(FieldsDict):
     """Steady state of Vegas flows on one FIFO when one flow's packets arrive as a train.
 
-    Attributes
-    ----------
-    train_fraction
-        f, the share of the train flow's round during which its packets are at the
-        bottleneck (1: spread over the round, the Boutremans–Le Boudec case).
-    queueing_delay_train_s
-        δ_t, the queueing delay while the train passes (the delay the train flow measures), s.
-    queueing_delay_gap_s
-        δ_g, the queueing delay between trains, s (NaN when no other flow is left to fill
-        the gap).
-    rates_pps
-        Each flow's mean throughput over the train flow's round, packets/s.
-    jain_index
-        Jain's index of ``rates_pps``.
-    """
+    The train occupies a fraction f of that flow's round. Fields: f, the queueing delays while the
+    train passes (the delay the train flow measures) and between trains (NaN when no other flow
+    fills the gap), s, each flow's mean rate over the round (packets/s) and Jain's index."""
 
     train_fraction: float
     queueing_delay_train_s: float
@@ -302,12 +239,6 @@ def _blb_inputs(
     return a, x, check_positive("capacity_pps", capacity_pps)
 
 
-def _blb_delay(a: NDArray[np.float64], x: NDArray[np.float64], c: float) -> float:
-    """The δ > max x that solves ``Σ a_j/(δ − x_j) = c`` (Brent's method; see
-    :func:`blb_equilibrium`)."""
-    return blb_equilibrium(a, x, c).queueing_delay_s
-
-
 def blb_train_equilibrium(
     alpha: ArrayLike,
     overestimate_s: ArrayLike,
@@ -319,26 +250,10 @@ def blb_train_equilibrium(
     """Boutremans–Le Boudec steady state when one flow's packets reach the bottleneck as a
     train that occupies a fraction f of its round.
 
-    :func:`blb_equilibrium` with the train flow's α_k replaced by α_k/f; f = 1 gives it
-    (docs/analytic.md, "A flow whose packets arrive as a train").
-
-    Parameters
-    ----------
-    alpha
-        α_j, packets of backlog each flow keeps (> 0), one per flow, at least two flows.
-    overestimate_s
-        x_j, each flow's BaseRTT over-estimate of its propagation delay, s (>= 0).
-    capacity_pps
-        c, the bottleneck rate, packets/s (> 0).
-    train_fraction
-        f in (0, 1].
-    train_flow
-        Index of the flow whose packets arrive as a train (default the last).
-
-    Returns
-    -------
-    TrainEquilibrium
-    """
+    :func:`blb_equilibrium` (at least two flows) when flow ``train_flow`` (default the last)
+    reaches the bottleneck as a train over a fraction ``train_fraction`` f in (0, 1] of its
+    round: its α_k replaced by α_k/f (docs/analytic.md, "A flow whose packets arrive as a
+    train")."""
     a, x, c = _blb_inputs(alpha, overestimate_s, capacity_pps, two_flows=True)
     f = check_real("train_fraction", train_fraction)
     if not 0.0 < f <= 1.0:
@@ -350,9 +265,9 @@ def blb_train_equilibrium(
     k = int(train_flow) % a.size
     a_t = a.copy()
     a_t[k] = a[k] / f
-    d_t = _blb_delay(a_t, x, c)
+    d_t = blb_equilibrium(a_t, x, c).queueing_delay_s
     others = np.arange(a.size) != k
-    d_g = _blb_delay(a[others], x[others], c)
+    d_g = blb_equilibrium(a[others], x[others], c).queueing_delay_s
     rates = np.empty(a.size)
     rates[k] = a[k] / (d_t - x[k])
     rates[others] = f * a[others] / (d_t - x[others]) + (1.0 - f) * a[others] / (d_g - x[others])

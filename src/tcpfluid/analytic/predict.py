@@ -32,54 +32,40 @@ _FIRST_RUN_FACTOR = {"quick-vegas": 10.0, "tcp-ho": 2.5}
 class Prediction:
     """Closed-form prediction for one algorithm on one path.
 
+    The definitions: docs/analytic.md, "Definitions used by predict". ``None``: not given for the
+    algorithm (TCP-Ho's analysis gives a round, not a slow start or a window) or, for the settling,
+    not reached within :data:`MAX_SETTLING_ROUNDS` rounds of the round map.
+
     Attributes
     ----------
-    algorithm
-        Registry name.
     bdp_pkts, rtt_s, mu_pps
         The path: μd (packets), d (s), μ (packets/s).
-    critical_window_pkts
-        W* (None for TCP-Ho, which has no slow start).
-    ss_exit_round, ss_exit_window_pkts, ss_exit_time_s
-        The exit round (docs/analytic.md, "One round numbering"), the window that
-        exceeded γ (before the cut) and the end of the exit round, ``exit_round · d``.
-    ca_start_window_pkts
-        The window congestion avoidance starts from, after the 1/8 cut.
-    equilibrium_window_pkts
-        The window the flow settles at (None for TCP-Ho: its analysis gives a round, not
-        a window).
-    equilibrium_band_pkts
-        ``(μd + α, μd + β)``: Vegas's band (the asymmetric-networks paper, eq. 4); None for TCP-Ho.
-    rounds_to_equilibrium
-        The round after which the window stays settled (the same definition as
-        ``tcpfluid simulate``); ``None`` when it does not settle.
-    time_to_equilibrium_s
-        The settling time, s; ``None`` when the window does not settle within
-        :data:`MAX_SETTLING_ROUNDS` rounds of the round map.
+    critical_window_pkts, ss_exit_round, ss_exit_window_pkts, ss_exit_time_s
+        W*, the exit round, the window before the 1/8 cut, ``exit_round · d`` (s).
+    ca_start_window_pkts, equilibrium_window_pkts, equilibrium_band_pkts
+        The window after the cut, the settled window, ``(μd + α, μd + β)`` (packets).
+    rounds_to_equilibrium, time_to_equilibrium_s
+        The round after which the window stays settled (as ``tcpfluid simulate``), and s.
     rounds_to_target, time_to_target_s
-        The round the window first reaches the target (``μd + α`` for Vegas, ``μd +
-        (α+β)/2`` for Quick Vegas, TCP-Ho's conspicuous round), counted from the start
-        of the connection: the exit round plus the congestion-avoidance rounds after it;
-        ``rounds_to_target × d``.
-    time_to_equilibrium_route
-        ``"closed form"`` or ``"round model"`` (:data:`SETTLING_ROUTES`).
-    note
-        Why the settling time comes from the round map, or why it is missing.
+        The round the window first reaches the target (``μd + α``, Quick Vegas ``μd +
+        (α+β)/2``, TCP-Ho's conspicuous round) from the start, and ``× d`` (s).
+    time_to_equilibrium_route, note
+        ``"closed form"`` or ``"round model"`` (:data:`SETTLING_ROUTES`), and why.
     """
 
     algorithm: str
     bdp_pkts: float
     rtt_s: float
     mu_pps: float
-    critical_window_pkts: float | None
-    ss_exit_round: int | None
-    ss_exit_window_pkts: float | None
-    ss_exit_time_s: float | None
-    ca_start_window_pkts: float | None
-    equilibrium_window_pkts: float | None
-    equilibrium_band_pkts: tuple[float, float] | None
-    rounds_to_equilibrium: int | None
-    time_to_equilibrium_s: float | None
+    critical_window_pkts: float | None = None
+    ss_exit_round: int | None = None
+    ss_exit_window_pkts: float | None = None
+    ss_exit_time_s: float | None = None
+    ca_start_window_pkts: float | None = None
+    equilibrium_window_pkts: float | None = None
+    equilibrium_band_pkts: tuple[float, float] | None = None
+    rounds_to_equilibrium: int | None = None
+    time_to_equilibrium_s: float | None = None
     rounds_to_target: int = 0
     time_to_target_s: float = 0.0
     time_to_equilibrium_route: str = "closed form"
@@ -144,32 +130,38 @@ def predict(
     algorithm
         One of :data:`PREDICT_ALGORITHMS`.
     path
-        The path (only μ and d are used: the closed forms assume no loss and no ACK-path
-        congestion).
+        The path (μ and d; the closed forms assume no loss and no ACK-path congestion).
     gamma, alpha, beta
-        Vegas's thresholds, packets (γ > 0, 0 <= α <= β; for ``enhanced-vegas`` α = β = δ
-        is required).
-    rtt_model
-        Which RTT the slow-start check uses (:func:`critical_window`); default
-        ``"average"``.
+        Vegas's thresholds, packets (γ > 0, 0 <= α <= β; ``enhanced-vegas``: α = β = δ).
+    rtt_model, rtt
+        Which RTT the slow-start check uses (:func:`critical_window`; ``rtt`` an alias).
     whole_acks
         Quick Vegas: count whole ACKs in slow start (:func:`slow_start_windows`).
-    rtt
-        Accepted alias of ``rtt_model``.
     round_map
-        Whether to compute the settling time from the round map where no closed form
-        gives it (Quick Vegas, TCP-Ho; module docstring). ``False``: closed forms only,
-        and ``time_to_equilibrium_s`` is ``None`` for those laws, with a note.
+        Whether the settling time of Quick Vegas and TCP-Ho comes from the round map
+        (``False``: ``None``, with a note).
 
     Raises
     ------
     ValueError
-        Also when the closed forms do not apply: a critical window above μd
-        (:func:`slow_start_exit`).
+        Also where the closed forms do not apply (docs/analytic.md, "Domain of the closed
+        forms").
     """
-    g, a, b, model = _checked(
-        algorithm, path, gamma, alpha, beta, rtt_model, rtt, whole_acks, round_map
-    )
+    check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
+    g = check_positive("gamma", gamma)
+    a, b = check_alpha_beta(alpha, beta)
+    if algorithm == "enhanced-vegas" and a != b:
+        raise ValueError(
+            f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"
+        )
+    if algorithm == "quick-vegas" and b <= 0:
+        raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
+    # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
+    model = resolve_rtt_model(rtt_model, rtt)
+    check_bool("whole_acks", whole_acks)
+    check_bool("round_map", round_map)
     bdp, d = path.bdp, path.d
     check_modelled_path(path, what="predict")
     if algorithm == "tcp-ho":
@@ -238,36 +230,6 @@ def predict(
     )
 
 
-def _checked(
-    algorithm: str,
-    path: Any,
-    gamma: Any,
-    alpha: Any,
-    beta: Any,
-    rtt_model: Any,
-    rtt: Any,
-    whole_acks: Any,
-    round_map: Any,
-) -> tuple[float, float, float, str]:
-    """:func:`predict`'s arguments checked: γ, α, β and the RTT model."""
-    check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
-    if not isinstance(path, Path):
-        raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
-    g = check_positive("gamma", gamma)
-    a, b = check_alpha_beta(alpha, beta)
-    if algorithm == "enhanced-vegas" and a != b:
-        raise ValueError(
-            f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"
-        )
-    if algorithm == "quick-vegas" and b <= 0:
-        raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
-    # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
-    model = resolve_rtt_model(rtt_model, rtt)
-    check_bool("whole_acks", whole_acks)
-    check_bool("round_map", round_map)
-    return g, a, b, model
-
-
 def _tcp_ho_prediction(path: Path, model: str, round_map: bool) -> Prediction:
     """TCP-Ho's prediction: its conspicuous round, and settling from the round map."""
     bdp, d = path.bdp, path.d
@@ -278,13 +240,6 @@ def _tcp_ho_prediction(path: Path, model: str, round_map: bool) -> Prediction:
         bdp_pkts=bdp,
         rtt_s=d,
         mu_pps=path.mu,
-        critical_window_pkts=None,
-        ss_exit_round=None,
-        ss_exit_window_pkts=None,
-        ss_exit_time_s=None,
-        ca_start_window_pkts=None,
-        equilibrium_window_pkts=None,
-        equilibrium_band_pkts=None,
         rounds_to_equilibrium=settle_rounds,
         time_to_equilibrium_s=settle_s,
         rounds_to_target=k,

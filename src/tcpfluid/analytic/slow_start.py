@@ -1,16 +1,8 @@
-"""Slow start in closed form: critical windows and the window of each round.
-
-Model (the Quick Vegas paper, §4.1, after Vanichpun and Feng; docs/analytic.md, "Model
-assumptions"): in a growth round of window W a fraction ``f`` of it is extra packets queued
-in the sender (Vegas f = 1/2, Quick Vegas f = 1/3), so the last packet's RTT is
-``D = d + fW/μ`` (``rtt="last"``) and the round's mean ``d + fW/(2μ)`` (``rtt="average"``).
-Solving Δ = ``W (D − d)/D = γ`` (eq. 1) for W gives
-
-    W* = (γ + sqrt(γ² + 4 γ μd / f')) / 2,     f' = f (last) or f/2 (average),
-
-the coefficient of γμd being 8 (Vegas, last), 16 (Vegas, average: eq. 6), 12 (Quick Vegas,
-last: eq. 9) and 24 (Quick Vegas, average: eq. 10); :mod:`tcpfluid.analytic.derive`
-re-derives each.
+"""Slow start in closed form (the Quick Vegas paper, §4.1, after Vanichpun and Feng): the
+critical window ``W* = (γ + sqrt(γ² + c γ μd)) / 2`` with c = 8 (Vegas, last RTT), 16
+(Vegas, average: eq. 6), 12 (Quick Vegas, last: eq. 9), 24 (Quick Vegas, average: eq. 10),
+and the window of each slow-start round. The model: docs/analytic.md, "Model assumptions";
+:mod:`tcpfluid.analytic.derive` re-derives each form.
 """
 
 from __future__ import annotations
@@ -130,27 +122,20 @@ def critical_window(
 ) -> NDArray[np.float64]:
     """Window at which a flow leaves slow start (the critical window), packets.
 
+    W*, where Δ first exceeds γ, of the shape of ``bdp``.
+
     Parameters
     ----------
     algorithm
-        ``"vegas"`` or ``"quick-vegas"`` (``"enhanced-vegas"``, ``"forward-vegas"`` and
-        ``"itcp-vegas"`` use Vegas's slow start and give Vegas's value).
+        One of :data:`SLOW_START_ALGORITHMS` (all but ``"quick-vegas"`` give Vegas's value).
     bdp
-        μd, the bandwidth-delay product in packets (scalar or array, > 0).
+        μd, packets (> 0).
     gamma
-        Vegas's slow-start threshold γ, packets (> 0; 1 in the documents).
+        Vegas's slow-start threshold γ, packets (> 0).
     rtt_model
-        ``"average"`` (default): D is the mean RTT of the round (the implementations'
-        smoothed RTT; eq. 6 for Vegas, eq. 10 for Quick Vegas, the Quick Vegas paper). ``"last"``: D
-        is the RTT of the round's last packet (eq. 9 for Quick Vegas; for Vegas the form
-        ``(γ + sqrt(γ² + 8γμd))/2`` quoted in the TCP-Ho paper, §4.1).
-    rtt
-        Accepted alias of ``rtt_model``.
-
-    Returns
-    -------
-    numpy.ndarray
-        W*, same shape as ``bdp``: the fluid window at which Δ first exceeds γ.
+        ``"average"`` (default): the round's mean RTT (eq. 6 for Vegas, eq. 10 for Quick
+        Vegas); ``"last"``: the RTT of its last packet (eq. 9; for Vegas the TCP-Ho paper's
+        §4.1 form). ``rtt`` is an accepted alias.
 
     Examples
     --------
@@ -181,25 +166,11 @@ def slow_start_windows(
 ) -> NDArray[np.float64]:
     """Window of each round of slow start while Δ stays below γ, packets.
 
-    Parameters
-    ----------
-    algorithm
-        ``"vegas"`` (doubling every other round), ``"quick-vegas"`` (one extra packet per
-        two ACKs, every round) or ``"tcp-ho"`` (quick shift with PMaT < CMiT throughout,
-        the TCP-Ho paper, Table 4: ``W_i = (i² − 2i + 9)/4`` for odd i, ``(i² − 2i + 8)/4`` for
-        even i).
-    rounds
-        Number of rounds (>= 1); the result has one window per round, round 0 first.
-    whole_acks
-        Quick Vegas only: ``False`` gives the fluid ×1.5 per round of Table 1 of
-        the Quick Vegas paper (2, 3, 4.5, 6.75, ...); ``True`` counts whole ACKs as a sender does,
-        one extra packet per two whole ACKs (2, 3, 4, 6, 9, 13, ...). Vegas's and TCP-Ho's
-        tables are already whole numbers.
-    indexing
-        Vegas only: ``"quick-vegas"`` numbers rounds as Table 1 of the Quick Vegas paper (2, 2, 4,
-        4, 8, ...); ``"tcp-ho"`` as Table 3 of the TCP-Ho paper, which counts one more initial
-        round (2, 2, 2, 4, 4, 8, ...).
-    """
+    ``rounds`` (>= 1) windows, round 0 first: ``"vegas"`` doubling every other round,
+    ``"quick-vegas"`` ×1.5 a round (Table 1 of the Quick Vegas paper; ``whole_acks``: one extra
+    packet per two whole ACKs, 2, 3, 4, 6, 9, ...), ``"tcp-ho"`` Table 4 of the TCP-Ho paper.
+    ``indexing`` (Vegas): ``"quick-vegas"`` numbers rounds as Table 1, ``"tcp-ho"`` as the TCP-Ho
+    paper's Table 3 (one more initial round)."""
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
     n = check_int("rounds", rounds, minimum=1)
     check_choice("indexing", indexing, ("quick-vegas", "tcp-ho"))
@@ -242,24 +213,10 @@ def slow_start_windows(
 class SlowStartExit(FieldsDict):
     """Where a flow leaves slow start (see :func:`slow_start_exit`).
 
-    Attributes
-    ----------
-    round
-        Index of the round at whose end Δ > γ is detected (Table 1 numbering).
-    window_pkts
-        The window of that round (a value of the slow-start table).
-    critical_window_pkts
-        The fluid critical window W* (:func:`critical_window`).
-    exit_window_pkts
-        The window after the 1/8 cut, at which congestion avoidance starts.
-    time_s
-        End of that round, ``(round + 1) d`` (slow-start queueing neglected).
-    exit_round
-        ``round + 2``: the round at whose end a sender decides from the exit window's own
-        RTTs (docs/analytic.md, "One round numbering"; the TCP-Ho paper's l).
-    exit_time_s
-        End of the exit round, ``exit_round · d``.
-    """
+    Fields: the Table-1 index of the
+    round that sent the window reaching W* (``window_pkts``), W*, the window after the 1/8
+    cut, the end of that round ``(round + 1) d`` (s), the exit round ``round + 2`` (whose
+    end the sender decides at; docs/analytic.md, "One round numbering") and its end (s)."""
 
     round: int
     window_pkts: float
@@ -283,17 +240,8 @@ def slow_start_exit(
     """The first growth round whose window reaches the critical window W*, after which the
     window is cut by 1/8 (the Quick Vegas paper, §3.1).
 
-    Parameters
-    ----------
-    algorithm, gamma, rtt_model, rtt
-        As :func:`critical_window` (``rtt`` is the accepted alias of ``rtt_model``).
-    bdp
-        μd, packets (scalar).
-    rtt_s
-        The base RTT d, seconds (only the time of the exit depends on it).
-    whole_acks
-        As :func:`slow_start_windows`.
-    """
+    ``bdp`` μd (packets), ``rtt_s`` d (s); the other
+    arguments as :func:`critical_window` and :func:`slow_start_windows`."""
     kind = _slow_start_kind(algorithm)
     b = check_positive("bdp", bdp)
     d = check_positive("rtt_s", rtt_s)

@@ -58,15 +58,9 @@ def _check_lag(lag_rounds: Any) -> int:
 
 
 def characteristic_polynomial(gain: float, lag_rounds: int) -> NDArray[np.float64]:
-    """Coefficients (highest power first) of ``z^L − z^(L−1) + K``.
-
-    Parameters
-    ----------
-    gain
-        K, the law's window change per packet of backlog error per round (>= 0).
-    lag_rounds
-        L >= 1, rounds between a decision and the first Δ that sees it.
-    """
+    """Coefficients (highest power first) of ``z^L − z^(L−1) + K``: ``gain`` K >= 0 (window
+    change per packet of backlog error per round), ``lag_rounds`` L >= 1 (rounds between a
+    decision and the first Δ that sees it)."""
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
     check_memory("characteristic_polynomial", 8.0 * (lag + 1), f"lag_rounds={lag:,}")
@@ -78,11 +72,8 @@ def characteristic_polynomial(gain: float, lag_rounds: int) -> NDArray[np.float6
 
 
 def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
-    """The L × L matrix stepping ``(e_k, e_{k−1}, ..., e_{k−L+1})`` one round.
-
-    ``e_{k+1} = e_k − K e_{k+1−L}``: first row ``[1, 0, ..., 0, −K]`` (for L = 1 the
-    1 × 1 matrix ``[1 − K]``), then the shift.
-    """
+    """The L × L matrix stepping ``(e_k, ..., e_{k−L+1})`` one round: first row ``[1, 0, ...,
+    0, −K]`` (L = 1: ``[1 − K]``), then the shift."""
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
     check_memory("companion_matrix", 8.0 * lag * lag, f"lag_rounds={lag:,}")
@@ -97,10 +88,8 @@ def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
 def spectral_radius(gain: float, lag_rounds: int) -> float:
     """Largest modulus of the eigenvalues of :func:`companion_matrix` (< 1: converges).
 
-    Every root of ``z^L − z^(L−1) + K`` has ``|z|^(L−1) |z − 1| = K``, so the largest is
-    the one nearest z = 1: the real root in ``[(L−1)/L, 1)`` if any, else Newton's method
-    on ``(L−1) w + log(e^w − 1) = log K + iπ(2m + 1)``, ``w = log z`` (no L × L matrix).
-    """
+    Without the matrix: the real root in ``[(L−1)/L, 1)`` if any, else Newton's method on
+    ``(L−1) w + log(e^w − 1) = log K + iπ(2m + 1)``, ``w = log z``, for the roots near 1."""
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
     if lag == 1:
@@ -177,27 +166,11 @@ def critical_gain(lag_rounds: int) -> float:
 class StabilityVerdict(FieldsDict):
     """What :func:`round_map_stability` predicts for one setting.
 
-    Attributes
-    ----------
-    algorithm, n_flows, lag_rounds, sampling
-        The setting (``sampling`` only for Quick Vegas, else None).
-    decision_lag
-        The lag counted in decisions (Quick Vegas with a measurement round: ``ceil(L/2)``
-        for ``"every-other-round"``, 1 for ``"after-increase"``; else L).
-    gain
-        The largest linear gain of the law near its target (Quick Vegas: eq. 3 with the
-        succ its decisions reach, or eq. 4's 1/2; FAST: γ; 0 for a relay law).
-    critical_gain
-        :func:`critical_gain` at ``decision_lag``.
-    spectral_radius
-        Of the symmetric mode's companion matrix (``None`` for relay laws).
-    differential_gain
-        The gain of the modes where flows move against each other, ``K NΔ*/(μd + NΔ*)``.
-    converges
-        True if the map settles (relay: the dead band holds the lag's steps).
-    reason
-        One sentence: which branch of the law decides and why.
-    """
+    Fields: the setting (``sampling``
+    Quick Vegas's only), the lag counted in decisions, the law's largest linear gain near
+    its target (0 for a relay), :func:`critical_gain` at that lag, the symmetric mode's
+    spectral radius (``None`` for a relay), the differential modes' gain ``K NΔ*/(μd +
+    NΔ*)``, whether the map settles, and why in one sentence."""
 
     algorithm: str
     n_flows: int
@@ -225,31 +198,25 @@ def round_map_stability(
 ) -> StabilityVerdict:
     """Predict whether N identical flows of ``algorithm`` settle or oscillate.
 
+    Derivation: docs/analytic.md, "Stability of the round map".
+
     Parameters
     ----------
     algorithm
         One of :data:`STABILITY_ALGORITHMS`.
     n_flows
-        N >= 1 (moves only the differential modes' gain; see the module docstring).
+        N >= 1 (moves only the differential modes' gain).
     lag_rounds
-        Rounds between a window decision and the first Δ that sees it: 1 in the round
-        model, 2 at packet level (and in ns-2).
+        Rounds between a decision and the first Δ that sees it: 1 in the round model, 2 at
+        packet level.
     bdp_pkts
-        μd, packets (> 0); with N and the target backlog it sets the differential gain.
+        μd, packets (> 0).
     alpha, beta
-        Vegas's thresholds, packets (0 <= α <= β; Enhanced Vegas α = β = δ).
+        Vegas's thresholds, packets (0 <= α <= β).
     gamma
         FAST's γ in (0, 1] (ignored by the other laws).
     sampling
-        Quick Vegas only: ``"every-round"`` (a decision every round, the printed
-        pseudo-code read literally), ``"every-other-round"``, ``"after-increase"`` or
-        ``"near-band"`` (a measurement round after each decision, each eq.-3 increase, or
-        each eq.-3 increase near the band — the same as ``"after-increase"`` near the
-        equilibrium; see :class:`tcpfluid.algorithms.QuickVegas`).
-
-    Returns
-    -------
-    StabilityVerdict
+        Quick Vegas only: a :class:`tcpfluid.algorithms.QuickVegas` reading.
     """
     check_choice("algorithm", algorithm, STABILITY_ALGORITHMS)
     n = check_int("n_flows", n_flows, minimum=1)
@@ -322,21 +289,7 @@ def _differential_gain(k: float, n: int, bdp: float, target: float) -> float:
 def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
     """Spectral radius of the round map against the gain, one curve per lag, and the laws.
 
-    Markers: Quick Vegas's eq. (3) every round (K = 2, L = 2) and near-band (K = 1,
-    L = 1), eq. (4)'s gain and FAST's γ.
-
-    Parameters
-    ----------
-    ax
-        A matplotlib Axes (a new figure if None).
-    max_lag
-        Largest lag drawn (>= 1).
-
-    Returns
-    -------
-    list
-        The artists drawn (lines, markers, the ρ = 1 line, the annotations).
-    """
+    Lags up to ``max_lag``, on ``ax`` (a new figure if None); returns the artists."""
     top = check_int("max_lag", max_lag, minimum=1)
     if ax is None:
         import matplotlib.pyplot as plt
@@ -381,11 +334,9 @@ def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
 def decrease_undershoot(gain: float, lag_rounds: int, rounds: int = 400) -> float:
     """Deepest undershoot of ``e_{k+1} = e_k − K e_{k+1−L}`` from a step error of 1.
 
-    The response of a decrease law of gain K (Quick Vegas eq. (4): K = 1/2) to an excess
-    built before the first decrease is seen: the error starts at 1 for L rounds and the
-    return value is ``−min_k e_k`` (0 when it never goes below the target; 1/4 for K = 1/2,
-    L = 2; 3/4 for L = 3).
-    """
+    ``−min_k e_k`` (0 if none), the error held at 1 for L rounds: a decrease law's response to an
+    excess built before its first decrease is seen (Quick Vegas eq. (4), K = 1/2: 1/4 at L = 2, 3/4
+    at L = 3)."""
     k = check_real("gain", gain)
     lag = _check_lag(lag_rounds)
     total = check_int("rounds", rounds, minimum=1)
@@ -441,27 +392,10 @@ _MAX_UNDERSHOOT_WORK = 2 * 10**9
 class EmptyQueueCycle(FieldsDict):
     """What :func:`empty_queue_cycle` predicts for N Quick Vegas flows after a large swing.
 
-    Attributes
-    ----------
-    sampling, lag_rounds
-        The setting.
-    unseen_increases
-        Eq.-(3) decisions every flow takes from the empty queue before the first is seen.
-    excess_per_flow
-        The backlog they build, packets per flow: ``β (1 + 2 + ... + unseen)``.
-    undershoot_per_flow
-        How far eq. (4) (gain 1/2 at the lag) then drives the backlog below its target,
-        packets per flow (:func:`decrease_undershoot` × (excess − m)).
-    target_per_flow
-        Eq. (4)'s target ``m = (α + β)/2``, packets per flow.
-    sustains
-        True if the undershoot reaches the empty queue again (``undershoot >= m``): the
-        swing repeats whatever N.
-    peak_queue_pkts
-        ``N × excess_per_flow``, the queue at the top of the cycle (built from empty).
-    reason
-        One sentence.
-    """
+    Fields: the setting, the eq.-(3) increases taken from the empty queue before the first is seen,
+    the backlog they build per flow ``β (1 + ... + unseen)``, eq. (4)'s undershoot below its
+    target ``m = (α + β)/2`` (packets per flow), whether it reaches the empty queue again,
+    the peak queue ``N × excess`` and why."""
 
     sampling: str
     lag_rounds: int
@@ -484,26 +418,8 @@ def empty_queue_cycle(
 ) -> EmptyQueueCycle:
     """Will N Quick Vegas flows that have drained the queue to zero swing back and forth?
 
-    Each flow builds ``β (1 + ... + u)`` packets over ``u`` unseen eq.-(3) increases; the
-    cycle sustains when eq. (4)'s undershoot reaches ``m = (α + β)/2``. Derivation,
-    assumptions and packet checks: docs/analytic.md, "Large swings: a cycle through the
-    empty queue".
-
-    Parameters
-    ----------
-    n_flows
-        N >= 1 (scales the peak only).
-    lag_rounds
-        L >= 1: rounds between a decision and the Δ that first sees it (2 at packet level).
-    alpha, beta
-        Quick Vegas's thresholds, packets (0 <= α <= β).
-    sampling
-        A :class:`tcpfluid.algorithms.QuickVegas` reading.
-
-    Returns
-    -------
-    EmptyQueueCycle
-    """
+    (docs/analytic.md, "Large swings: a cycle through the empty queue"; arguments as
+    :func:`round_map_stability`)."""
     n = check_int("n_flows", n_flows, minimum=1)
     lag = _check_lag(lag_rounds)
     a, b = check_alpha_beta(alpha, beta)

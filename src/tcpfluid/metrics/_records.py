@@ -1,9 +1,6 @@
-"""The inputs of :func:`tcpfluid.metrics.summarise` and its judgements of a run: what an
-engine knows about each flow (one flow's :class:`FlowRecord`, many flows' as the columns
-of :class:`FlowRecords`, and the subsets of those columns the summary is computed on);
-each flow's convergence time after the changes whose segments hold its samples, when every
-active flow had converged, the run's values, and the refusal of a summary too large to
-hold (flows x changes) before the run."""
+"""The inputs of :func:`tcpfluid.metrics.summarise` (one flow's :class:`FlowRecord`, many
+flows' :class:`FlowRecords`) and its judgements of a run: convergence times, the run's
+values, and the refusal before the run of a summary too large to hold."""
 
 from __future__ import annotations
 
@@ -30,22 +27,18 @@ class FlowRecord:
     name, start_s, stop_s
         The flow and its active interval, s.
     t_s
-        Times of the samples the flow's summary is judged on (one per round boundary in
-        the round model and the packet simulator, the output grid in the ODE), s.
-    window_pkts
-        The window the law saw at each sample (the slow-start exit is read from it).
-    in_slow_start
-        Whether the law was in slow start at each sample (``None``: no slow start).
+        Times of the samples the summary is judged on (the round boundaries; the ODE's
+        output grid), s.
+    window_pkts, in_slow_start
+        The window the law saw at each sample (the slow-start exit is read from it) and
+        whether it was in slow start (``None``: no slow start).
     settle_window_pkts
         The window in effect after each sample (settling and convergence are judged on it).
-    delivered_pkts
-        Packets delivered in order by the flow during the measured time.
-    loss_events
-        Loss events: congestion signals handed to the law, each a window cut (a fluid
-        gives the expected number, a real number: see :mod:`tcpfluid.results`).
+    delivered_pkts, loss_events
+        Packets delivered in order in the measured time; loss events (window cuts; a fluid
+        gives the expected number, a real number).
     exit_delay_samples
-        Where the engine's exit moment lies after the first sample out of slow start, in
-        samples (the engine's fact; see :func:`summarise` for the convention).
+        Where the engine's exit moment lies after the first sample out of slow start.
     """
 
     name: str
@@ -217,12 +210,10 @@ def _convergence(
     band: FloatArray,
     chunk: int,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
-    """The convergence time of each flow after each change whose segment (of
-    :func:`settling_by_segment`) holds samples of the flow, as ``(flow, change, time)``
-    columns; ``t`` is ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``. Each pair is judged as a
-    column of its own in the layout of the flows' block, so that NumPy's sums take the
-    same order as over the flows (the work: samples times pairs, not times flows times
-    changes)."""
+    """The convergence time of each flow after each change whose segment holds samples of
+    it, as ``(flow, change, time)`` columns (``t``: ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``);
+    each pair judged as a column of its own in the flows' block layout, so that NumPy's
+    sums take the same order as over the flows."""
     n = int(fr.settle_window_pkts.shape[1])
     R = int(fr.settle_window_pkts.shape[0])
     c = np.asarray(changes, dtype=np.float64)
@@ -307,13 +298,11 @@ def run_values(
     carried_pkts: Any,
     capacity_pps: Any,
 ) -> dict[str, FloatArray]:
-    """The summary's values of each run from its flows' columns, ``(S, F)`` for S runs of
-    F flows (``conv``: ``(S, F, K)``, one per change; NaN: did not happen): each flow's
-    throughput (:func:`flow_rates`), when every flow active before the first change had
-    settled (the latest start + time to equilibrium), when every flow had converged
-    after each change (:func:`_all_converged`), Jain's index (:func:`jain_rows`) and the
-    utilization (carried packets over capacity x measured time). ``measured_s``'s end,
-    ``carried_pkts`` and ``capacity_pps``: one value, or one per run."""
+    """The summary's values of each of S runs of F flows from their columns ``(S, F)``
+    (``conv`` ``(S, F, K)``; NaN: did not happen): throughputs (:func:`flow_rates`), when
+    every flow active before the first change had settled, when every flow had converged
+    after each change, Jain's index and the utilization; ``measured_s``'s end,
+    ``carried_pkts`` and ``capacity_pps``: one value or one per run."""
     S = start.shape[0]
     m0, m1 = measured_s
     end = np.broadcast_to(np.asarray(m1, dtype=np.float64), (S,))[:, None]
@@ -356,10 +345,9 @@ def check_summary_size(
     stop: FloatArray | None = None,
     end_s: float | None = None,
 ) -> None:
-    """Refuse, before any work, a run whose summary (one convergence time per flow and
-    change; every distinct flow start or stop is a change) cannot be held: a ValueError
-    naming the flows, the changes, the estimate and the budget. ``start``, ``stop``,
-    ``end_s``: the flows' intervals and the run's end, s (default: the scenario's)."""
+    """Refuse, before any work, a run whose summary (a convergence time per flow and change)
+    cannot be held: a ValueError naming the flows, the changes, the estimate and the
+    budget. ``start``, ``stop``, ``end_s``: default the scenario's."""
     if start is None or stop is None:
         ft = scenario.flow_table
         start, stop = np.asarray(ft.start_s, np.float64), np.asarray(ft.stop_s, np.float64)
@@ -410,16 +398,9 @@ def jain_rows(thr: Any) -> FloatArray:
 def check_settle_band(
     settle_band: float | Mapping[str, float] | None,
 ) -> float | dict[str, float] | None:
-    """``settle_band`` checked (:func:`summarise`): ``None``, one band ``>= 0`` (``inf``
-    allowed) or a mapping from algorithm names to such bands.
-
-    Raises
-    ------
-    TypeError
-        Neither a number, a mapping nor ``None``.
-    ValueError
-        A band below zero or NaN, or a key that is not an algorithm name.
-    """
+    """``settle_band`` checked (:func:`summarise`): ``None``, one band ``>= 0`` (or ``inf``)
+    or a mapping from algorithm names to such bands (TypeError: none of those; ValueError:
+    a negative or NaN band, a key that is not an algorithm)."""
     if settle_band is None:
         return None
 

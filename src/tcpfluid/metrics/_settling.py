@@ -28,27 +28,23 @@ DRIFTING = 5
 class Settling:
     """Where a series settles within a segment (arrays over the trailing axes).
 
+    Definitions: docs/round-model.md, "The definitions of tcpfluid.metrics".
+
     Attributes
     ----------
     value
         The settled value (mean over the segment's tail).
     time_s
-        Time from ``t_start`` to the first sample after which the series stays in the band
-        (NaN when not settled); 0 when the value in effect at ``t_start`` (the last sample
-        at or before it) is in the band and no sample of the segment leaves it.
-    settled
-        Whether the series settled (on a fixed point or in a limit cycle).
-    tolerance
-        Half-width of the band used (the cycle's amplitude plus the base band for a
-        limit cycle).
+        From ``t_start`` to the first sample after which the series stays in the band (NaN:
+        not settled; 0: in the band at ``t_start`` and never out of it).
+    settled, tolerance
+        Whether it settled (fixed point or limit cycle); the band's half-width.
     centre, amplitude
-        Midpoint and half-range of the steady stretch for a limit cycle, of the hold
-        window for a swing wider than ``settle_band``; otherwise the settled value and the
-        tail's half-range (≈ 0 on a fixed point).
+        Midpoint and half-range of a limit cycle's steady stretch (of the hold window for a
+        swing wider than ``settle_band``); else the settled value and the tail's half-range.
     status
-        How it settled or why not (module docstring): 0 fixed point, 1 limit cycle, 2 no
-        samples in the segment, 3 wider than ``settle_band``, 4 growing, 5 drifting (or
-        left its band less than two tail lengths before the segment's end).
+        0 fixed point, 1 limit cycle, 2 no samples, 3 wider than ``settle_band``, 4 growing,
+        5 drifting (or out of its band less than two tail lengths before the end).
     last_out_s
         Time of the last sample outside the band (NaN if none), s.
     """
@@ -133,24 +129,24 @@ def settling(
     tail_fraction: float = 0.1,
     settle_band: ArrayLike = 0.0,
 ) -> Settling:
-    """Settled value and time to settle within ``t_start < t <= t_end`` (module docstring).
+    """Settled value and time to settle within ``t_start < t <= t_end``.
+
+    Definitions: docs/round-model.md.
 
     Parameters
     ----------
     time_s, values
         The series (time along axis 0).
     t_start, t_end
-        Segment bounds, s (scalars or arrays broadcasting against the trailing axes).
+        Segment bounds, s (broadcasting against the trailing axes).
     rel_tol, abs_tol
         Half-width of the base band: ``max(abs_tol, rel_tol × |settled value|)``.
     tail_fraction
-        Fraction of the segment's time span, at its end, that defines the settled value
-        (``(0, 1]``).
+        Fraction ``(0, 1]`` of the segment's span, at its end, that sets the settled value.
     settle_band
-        The largest amplitude (half-range, in the values' unit) of a limit cycle accepted
-        as steady, ``>= 0`` (``inf``: any cycle that neither drifts nor grows); a scalar or
-        an array broadcasting against the trailing axes (one per flow). 0 (the default)
-        accepts fixed points only; :func:`law_settle_band` gives a law's own.
+        The largest half-range of a limit cycle accepted as steady, ``>= 0`` (``inf``: any
+        cycle that neither drifts nor grows; 0: fixed points only), per series or one;
+        :func:`law_settle_band` gives a law's own.
 
     Examples
     --------
@@ -159,9 +155,6 @@ def settling(
     >>> r = settling(t, v, rel_tol=0.02, abs_tol=0.0, tail_fraction=0.3)
     >>> float(r.value), float(r.time_s), bool(r.settled)
     (100.0, 4.0, True)
-
-    A steady ±1 cycle settles when ``settle_band`` admits it:
-
     >>> t = list(range(1, 41))
     >>> v = [10.0 * min(k, 5) + [0, 1, 0, -1][k % 4] for k in t]
     >>> r = settling(t, v, abs_tol=0.5, rel_tol=0.0, tail_fraction=0.2, settle_band=2.0)
@@ -242,7 +235,7 @@ def _settle(
     t_fix, out_fix = _entered(tb, seg & ~in_base, from_fix)
     fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
     # a limit cycle: the hold window's half-range at most settle_band, neither drifting
-    # nor growing (module docstring; a tail at rest in the base band is a fixed point)
+    # nor growing (docs/round-model.md; a tail at rest in the base band is a fixed point)
     step = settled_val - mean_before
     same_way = (n_earlier == 0) | tail_fits | (step * (mean_before - mean_earlier) > 0)
     drifting = np.array(has & (n_before > 0) & (np.abs(step) > base) & same_way)
@@ -377,15 +370,11 @@ def steady_from(
     cap: FloatArray,
     which: NDArray[np.bool_],
 ) -> FloatArray:
-    """For the series ``which`` (a mask over the trailing axes): the time at which the
-    steady stretch begins (``inf`` for the others).
-
-    It is the sample ``d`` of the segment, at the latest the hold window's first
-    (``t_hold``), that minimises ``Σ_{i>=d} (v_i − m_d)² / n_d²`` (the earliest on ties):
-    the truncation point of the MSER rule (K. P. White, Jr., Simulation 69(6), 1997).
-    ``ref`` (each series' tail mean) is subtracted before the sums, for their precision.
-    Only samples from which on the half-range stays within ``cap`` and every value is
-    finite can begin the stretch; the hold window's first always can."""
+    """For the series ``which`` (a mask over the trailing axes): where the steady stretch
+    begins (``inf`` for the others): the sample, at the latest the hold window's first
+    (``t_hold``), minimising ``Σ_{i>=d} (v_i − m_d)² / n_d²`` (the MSER truncation point,
+    K. P. White, Jr., Simulation 69(6), 1997), among those from which the half-range stays
+    within ``cap``; ``ref`` is subtracted first for precision."""
     idx, t_all, v_all, in_all, (hold_all, ref_all, cap_all) = selected_columns(
         which, tb, vb, seg, t_hold, ref, cap
     )
@@ -486,7 +475,9 @@ def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) ->
 
 @dataclass(frozen=True)
 class SegmentSettling:
-    """Time to equilibrium and convergence times of a window series (module docstring).
+    """Time to equilibrium and convergence times of a window series.
+
+    Definitions: docs/round-model.md.
 
     ``equilibrium``: the :func:`settling` of the first segment of
     :func:`settling_by_segment`; ``convergence``: one per change."""
@@ -513,24 +504,10 @@ def settling_by_segment(
 ) -> SegmentSettling:
     """Time to equilibrium and the convergence time after each bandwidth change.
 
-    The series is cut at the bandwidth changes: the first segment runs from the flow's
-    start to the first change after it, segment ``j`` from change ``j`` (or the flow's
-    start, if later) to change ``j + 1``, each at the latest to ``end_s``.
+    The first segment runs from ``start_s`` to the first change after it, segment ``j`` from
+    change ``j`` (``change_times_s``, increasing, s) to the next, each ending at ``end_s`` at
+    the latest; ``settle_band`` as :func:`settling`.
 
-    Parameters
-    ----------
-    time_s, window_pkts
-        The window series (time along axis 0), as :func:`settling`.
-    start_s, end_s
-        The flow's active interval, s (scalars or arrays over the trailing axes).
-    change_times_s
-        Times of the bandwidth changes, s, increasing.
-    settle_band
-        The largest limit-cycle amplitude accepted as steady (:func:`settling`), per
-        series (an array over the trailing axes) or one for all.
-
-    Examples
-    --------
     >>> t = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
     >>> w = [2, 4, 8, 10, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]
     >>> r = settling_by_segment(t, w, change_times_s=[10.0], end_s=20.0)

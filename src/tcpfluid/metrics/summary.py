@@ -50,10 +50,8 @@ def run_changes(
 ) -> tuple[tuple[float, ...], tuple[str, ...]]:
     """The changes of a run and their kinds: CBR starts/stops, flows joining/leaving.
 
-    Times inside ``(0, end_s)``, increasing; coinciding kinds are joined with ``+``.
+    Times inside ``(0, end_s)``, increasing; coinciding kinds joined with ``+``.
 
-    Examples
-    --------
     >>> run_changes([(80.0, 160.0)], [(0.0, math.inf), (100.0, 300.0)], 240.0)
     ((80.0, 100.0, 160.0), ('cbr-start', 'flow-join', 'cbr-stop'))
     """
@@ -259,12 +257,9 @@ def summarise(
     ``scenarios``, the summaries of a batch of runs at once (a
     :class:`tcpfluid.results.SummaryBatch`, each row the :class:`Summary` of its run alone).
 
-    Slow-start exit (every engine): the last slow-start window, and the end of the
-    (1-based) round at whose end the sender decides from that window's own packets'
-    RTTs (Vegas on the Quick Vegas paper's §5.1 path: 64 packets, round 12, 1.2 s).
-    Sample ``k`` of a flow's series closes round ``k + 1``;
-    :attr:`FlowRecord.exit_delay_samples` says how many samples after the first one out
-    of slow start the exit round ends.
+    The slow-start exit is the last slow-start window and the end of the round at whose end
+    the sender decides from that window's own RTTs (sample ``k`` closes round ``k + 1``;
+    :attr:`FlowRecord.exit_delay_samples`).
 
     Parameters
     ----------
@@ -276,38 +271,30 @@ def summarise(
         End of the run, s.
     carried_pkts, capacity_pps
         Packets the bottleneck carried during the measured time (all traffic) and its
-        capacity; utilization = carried / (capacity × measured time).
+        capacity (packets/s); utilization = carried / (capacity × measured time).
     measured_s
-        The measured time ``(from, to)``, s, over which throughputs and utilization are
-        averaged (default ``(0, end_s)``; the round model's last round may end after
-        ``end_s``, the ODE may measure from a later time).
-    bottleneck
-        Name of the bottleneck link.
-    extras
-        Engine-specific JSON keys kept in the summary.
+        ``(from, to)``, s, over which throughputs and utilization are averaged (default
+        ``(0, end_s)``).
+    bottleneck, extras
+        Name of the bottleneck link; engine-specific JSON keys kept in the summary.
     settle_band
-        The settling band of :func:`~tcpfluid.metrics.settling` (the amplitude, packets,
-        of an oscillation accepted as settled): ``None`` (default) each flow's law's own
-        limit cycle (:func:`~tcpfluid.metrics.law_settle_band`); a number (``>= 0``,
-        ``inf`` accepts any cycle that does not drift) for every flow; or a mapping from
-        algorithm names to bands, the law's own for the others
-        (:func:`check_settle_band`).
+        :func:`~tcpfluid.metrics.settling`'s band, packets: ``None`` each flow's law's own
+        (:func:`~tcpfluid.metrics.law_settle_band`), one number (``>= 0`` or ``inf``) for
+        every flow, or a mapping from algorithm names to bands (:func:`check_settle_band`).
     scenarios
-        ``None`` (default): one run, a :class:`Summary`. A number S >= 1: ``flows`` (a
-        :class:`FlowRecords`) holds S runs of the same flows (flow ``s F + f`` is flow
-        ``f`` of run ``s``; every run's flows start and stop at the same times, the CBR
-        sources and the laws are ``scenario``'s; ``names``: the F flows' names, or all S F),
-        ``carried_pkts``, ``capacity_pps`` and the end of ``measured_s`` may be arrays of
-        S values; the result is a :class:`SummaryBatch` whose row ``s`` is the summary of
-        run ``s`` alone, value by value (the round model's batch of scenarios, a sweep).
+        ``None``: one run, a :class:`Summary`. S >= 1: ``flows`` (a :class:`FlowRecords`)
+        holds S runs of the same F flows (flow ``s F + f`` is flow ``f`` of run ``s``, every
+        run's flows starting and stopping at the same times; ``names``: F or S F), and
+        ``carried_pkts``, ``capacity_pps`` and the end of ``measured_s`` may have S values;
+        a :class:`SummaryBatch`.
 
     Raises
     ------
     TypeError
         ``scenarios`` with flows that are not a :class:`FlowRecords`.
     ValueError
-        A ``scenarios`` below 1, flows that are not ``scenarios`` runs of as many flows,
-        runs whose flows start or stop at other times, a bad ``settle_band``.
+        ``scenarios`` below 1, flows that are not ``scenarios`` runs of as many flows or
+        start or stop at other times, a bad ``settle_band``.
     """
     from ..results import SummaryBatch
 
