@@ -19,6 +19,8 @@ _PATH_OPTIONS = {
     **dict.fromkeys(("bandwidth", "rtt", "bdp")), "packet_size": "1000B", "rtt_kind": "average",
     **dict.fromkeys(("whole_acks", "documents"), False),
 }  # fmt: skip
+#: an engine's values by (quantity, flow, change; -1: none)
+_Checked = dict[tuple[str, str, int], float | None]
 _LABELS = {
     "ss_exit_window": "slow-start exit window (pkts)",
     "ss_exit_time_s": "slow-start exit time (s)",
@@ -67,9 +69,7 @@ def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
     return list(dict.fromkeys(out))
 
 
-def _checked(
-    p: Any, checked: dict[tuple[str, str, int], float | None]
-) -> tuple[float | None, float | None]:
+def _checked(p: Any, checked: _Checked) -> tuple[float | None, float | None]:
     """The checked engine's value of prediction ``p`` and its difference (``None``: missing)."""
     v = checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
     return v, None if v is None or p.value is None else v - p.value
@@ -120,15 +120,13 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     return 0
 
 
-def _predict_one(
-    args: argparse.Namespace, scenario: Any
-) -> tuple[list[Any], dict[tuple[str, str, int], float | None]]:
+def _predict_one(args: argparse.Namespace, scenario: Any) -> tuple[list[Any], _Checked]:
     """Predictions of one algorithm and, with ``--check``, the engine's values."""
     from ..testing import RunCache, predict_scenario
 
     cache = RunCache()
     preds = predict_scenario(scenario, cache=cache)
-    checked: dict[tuple[str, str, int], float | None] = {}
+    checked: _Checked = {}
     if args.check is not None:
         from .._progress import progress_bar
 
@@ -139,12 +137,7 @@ def _predict_one(
 
 
 def _json_one(
-    algorithm: str,
-    preds: list[Any],
-    checked: dict[tuple[str, str, int], float | None],
-    engine: str | None,
-    scenario: Any,
-    n_changes: int,
+    algorithm: str, preds: list[Any], checked: _Checked, engine: str | None, scenario: Any, n: int
 ) -> dict[str, Any]:
     names = [f.name for f in scenario.flows]
     conv = "convergence_times_s"  # one value per change; the other quantities one each
@@ -168,7 +161,7 @@ def _json_one(
 
     def engine_value(q: str, name: str) -> Any:
         if q == conv:
-            return [checked.get((q, name, k)) for k in range(n_changes)]
+            return [checked.get((q, name, k)) for k in range(n)]
         return checked.get((q, name, -1))
 
     eng_flows = [{"name": n, **{q: engine_value(q, n) for q in _LABELS}} for n in names]
@@ -198,11 +191,7 @@ def _print_header(name: str, scenario: Any, changes: Any, kinds: Any) -> None:
 
 
 def _print_one(
-    algorithm: str,
-    preds: list[Any],
-    checked: dict[tuple[str, str, int], float | None],
-    engine: str | None,
-    kinds: Any,
+    algorithm: str, preds: list[Any], checked: _Checked, engine: str | None, kinds: Any
 ) -> None:
     """One algorithm's table: consecutive flows with identical rows are merged."""
     footnotes: list[str] = []
@@ -216,9 +205,8 @@ def _print_one(
 
     per_flow: dict[str, list[list[str]]] = {}
     for pr in preds:
-        when = ""
-        if pr.change is not None:
-            when = f"change at {pr.change_time_s:g} s ({kinds[pr.change]})"
+        change = pr.change
+        when = "" if change is None else f"change at {pr.change_time_s:g} s ({kinds[change]})"
         row = [_LABELS[pr.quantity].format(when=when), _num(pr.value), pr.source]
         if engine is not None:
             v, d = _checked(pr, checked)
@@ -235,9 +223,7 @@ def _print_one(
         else:
             groups.append(([name], cells))
     head = ["flow", "quantity", "predicted", "source"]
-    if engine is not None:
-        head += [engine, "difference"]
-    head.append("note")
+    head += [engine, "difference", "note"] if engine is not None else ["note"]
     body = []
     for members, group_cells in groups:
         n = len(members)
