@@ -47,10 +47,16 @@ class SweepResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: what was run, the counts and the rows (NaN as ``None``)."""
         rows = self.table.astype(object).where(self.table.notna(), None).to_dict("records")
-        out: dict[str, Any] = {"engine": self.engine}
-        out |= {k: list(getattr(self, k)) for k in ("metrics", "parameters")}
-        out |= {k: getattr(self, k) for k in ("n_points", "n_computed", "n_cached", "n_failed")}
-        return {**out, "rows": rows}
+        return {
+            "engine": self.engine,
+            "metrics": list(self.metrics),
+            "parameters": list(self.parameters),
+            "n_points": self.n_points,
+            "n_computed": self.n_computed,
+            "n_cached": self.n_cached,
+            "n_failed": self.n_failed,
+            "rows": rows,
+        }
 
     def plot(self, metric: str, **options: Any) -> list[Any]:
         """Line plot or heat map of ``metric``: :func:`plot_sweep` of this table, with its
