@@ -1,9 +1,5 @@
-"""The ``tcpfluid`` command.
-
-Each sub-command lives in its own module of this package with two functions:
-``add_parser(subparsers)`` and ``run(args) -> int``. Add a module name to
-``_COMMANDS`` to register a new one.
-"""
+"""The ``tcpfluid`` command: one module per sub-command (listed in ``_COMMANDS``), each with
+``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 from __future__ import annotations
 
@@ -28,8 +24,7 @@ _COMMANDS = ("predict", "simulate", "scenario", "sweep", "plot", "report")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser of the ``tcpfluid`` command (with ``only``: just that
-    sub-command, so that ``tcpfluid predict`` does not import the simulators)."""
+    """The argument parser of ``tcpfluid`` (``only``: just that sub-command's)."""
     parser = _JsonArgumentParser(
         prog="tcpfluid",
         description=(
@@ -47,15 +42,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 class _Terminated(BaseException):
-    """SIGTERM, turned into an exception so that ``finally`` blocks run (temporary files
-    removed, the sweep cache closed) before the process exits."""
+    """SIGTERM as an exception, so that ``finally`` blocks run before the process exits."""
 
 
 def _quiet_cancelled_futures() -> None:
-    """After an interrupt, a process pool's management thread may still try to set the
-    result of a future the interrupt cancelled (``InvalidStateError: CANCELLED``, raised in
-    that thread by CPython 3.11's ``concurrent.futures``): the run is over and the message
-    said so, so that one error is not printed; any other thread error still is."""
+    """After an interrupt, do not print a pool thread's ``InvalidStateError`` for a future the
+    interrupt cancelled (CPython 3.11's ``concurrent.futures``)."""
     from concurrent.futures import InvalidStateError
 
     default = threading.excepthook
@@ -73,8 +65,7 @@ def _on_sigterm(signum: int, frame: object) -> None:
 
 
 def _silence_stdout() -> None:
-    """After a closed pipe: point stdout at /dev/null so that the interpreter's final
-    flush does not print a second error."""
+    """Point stdout at /dev/null (after a closed pipe: no second error at the final flush)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -84,8 +75,7 @@ def _silence_stdout() -> None:
 
 
 def _tolerant_output() -> None:
-    """Let text that the terminal's encoding cannot show (γ, §, – under ``LC_ALL=C`` or
-    ``PYTHONIOENCODING=ascii``) come out escaped (``\\u03b3``) instead of failing."""
+    """Escape text the terminal's encoding cannot show (γ under ``LC_ALL=C``) instead of failing."""
     for stream in (sys.stdout, sys.stderr):
         encoding = getattr(stream, "encoding", None) or "utf-8"
         try:
@@ -132,16 +122,10 @@ def _parameter(message: str) -> str | None:
 
 
 def _report(name: str, message: str, status: int, kind: str, as_json: bool) -> int:
-    """Print an error: one line on stderr, or with ``--json`` a JSON object on stdout
-    (``{"error", "parameter", "type", "command", "exit_status"}``)."""
+    """Print an error: one line on stderr, or with ``--json`` a JSON object on stdout."""
     if as_json:
-        out = {
-            "error": message,
-            "parameter": _parameter(message) if kind == "error" else None,
-            "type": kind,
-            "command": name,
-            "exit_status": status,
-        }
+        parameter = _parameter(message) if kind == "error" else None
+        out = dict(error=message, parameter=parameter, type=kind, command=name, exit_status=status)
         try:
             print(json.dumps(out, indent=2), flush=True)
             return status
@@ -152,8 +136,7 @@ def _report(name: str, message: str, status: int, kind: str, as_json: bool) -> i
 
 
 def _classify(exc: Exception) -> tuple[str, int, str]:
-    """The message, exit status and kind of an error (:func:`main`): bad input, a file,
-    a failed computation, or anything else (an internal error)."""
+    """The message, exit status and kind of an error (:func:`main`)."""
     if isinstance(exc, ValueError | TypeError):
         return str(exc), 2, "error"
     if isinstance(exc, OSError):
@@ -176,24 +159,14 @@ class _JsonArgumentParser(argparse.ArgumentParser):
 
 
 class _UsageError(Exception):
-    """A command-line usage error under ``--json`` (printed as JSON, exit status 2)."""
+    """A command-line usage error under ``--json``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: parse ``argv`` and run the sub-command; returns the exit status.
-
-    No traceback reaches the user: bad input (``ValueError``/``TypeError``) is one line
-    and exit status 2; a file that cannot be read or written (``OSError``) is one line
-    naming it, and a failed computation (a solver that did not converge, a conservation
-    check, an arithmetic overflow) one line, both exit status 1; Ctrl-C exits with 130
-    and SIGTERM with 143 after cleaning up (a sweep keeps its cache); a closed output
-    pipe (``tcpfluid ... --json | head``) ends quietly with 141, like other Unix tools.
-    Set ``TCPFLUID_DEBUG=1`` to get the traceback of an unexpected error.
-
-    With ``--json`` every error is a JSON object on stdout, ``{"error": message,
-    "parameter": the option or key it names (or null), "type": "error" | "failed" |
-    "internal error", "command", "exit_status"}``, with the same exit status.
-    """
+    """Entry point: parse ``argv`` and run the sub-command; returns the exit status: 2 for
+    bad input, 1 for a file or a failed computation (one line each, or a JSON object with
+    ``--json``), 130 on Ctrl-C, 143 on SIGTERM, 141 on a closed pipe
+    (``TCPFLUID_DEBUG=1``: the traceback of an unexpected error)."""
     name = "tcpfluid"
     _tolerant_output()
     debug = os.environ.get("TCPFLUID_DEBUG", "") not in ("", "0")
@@ -205,9 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     _JsonArgumentParser.json_errors = as_json
     try:
         # the first argument names the sub-command: import only its module (fast start-up)
-        if argv and argv[0] in _COMMANDS:
-            name = f"tcpfluid {argv[0]}"
-        parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
+        only = argv[0] if argv and argv[0] in _COMMANDS else None
+        name = f"tcpfluid {only}" if only else name
+        parser = build_parser(only)
         args = parser.parse_args(argv)
         name = f"tcpfluid {args.command}"
         return int(args.run(args))

@@ -1,11 +1,5 @@
-"""The options the sub-commands share, each defined once (importing nothing heavy).
-
-``--set KEY=VALUE`` (scenario parameter overrides), ``--param [SELECTOR:]KEY=VALUE`` (law
-parameters of some flows), ``-j/--jobs`` (default: the CPUs this process may use, capped at
-the work; ``0`` the same; ``1`` everything in this process), ``-q/--quiet/--no-progress``;
-and options given twice are refused (``--rtt 10ms --rtt 100ms`` is an error naming the
-option, not a silent "the last one wins"; the repeatable options are ``append`` actions).
-"""
+"""The options the sub-commands share, each defined once (importing nothing heavy); a
+single-valued option given twice is refused."""
 
 from __future__ import annotations
 
@@ -18,8 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def add_command(sub: Any, name: str, **kw: Any) -> argparse.ArgumentParser:
-    """Register sub-command ``name`` (``help``, ``description``, ``epilog``), its epilog
-    printed as written."""
+    """Register sub-command ``name`` (``help``, ``description``, ``epilog`` printed as written)."""
     parser: argparse.ArgumentParser = sub.add_parser(
         name, formatter_class=argparse.RawDescriptionHelpFormatter, **kw
     )
@@ -51,9 +44,8 @@ _ONCE: dict[type, type] = {}
 
 
 def refuse_repeated_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Make every single-valued option of ``parser`` and of its sub-commands refuse a
-    second occurrence: a ``ValueError`` naming the option (``tcpfluid`` prints it as one
-    line and exits with status 2). Returns ``parser``."""
+    """``parser`` with every single-valued option (of its sub-commands too) refusing a second
+    occurrence with a ``ValueError`` naming it."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in {id(p): p for p in action.choices.values()}.values():
@@ -81,14 +73,13 @@ def add_jobs_option(p: argparse.ArgumentParser, extra: str = "") -> None:
 
 
 def parse_jobs(value: object) -> int | None:
-    """``--jobs``: an integer >= 0; ``None`` (the default) and ``0`` give ``None``: the
-    CPUs capped at the work. ``ValueError`` naming the value otherwise."""
+    """``--jobs``: an integer >= 0; ``None`` (the default) and ``0`` give ``None`` (the CPUs)."""
     if value is None:
         return None
     try:
         n = int(str(value).strip())
     except ValueError:
-        raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}") from None
+        n = -1
     if n < 0:
         raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}")
     return n if n > 0 else None
@@ -125,25 +116,15 @@ def parse_sets(items: list[str]) -> dict[str, str]:
 def add_param_option(p: argparse.ArgumentParser) -> None:
     """Add the repeatable ``--param`` option (read into ``args.params``)."""
     p.add_argument(
-        "--param",
-        dest="params",
-        action="append",
-        default=[],
-        metavar="[SEL:]KEY=VALUE",
+        "--param", dest="params", action="append", default=[], metavar="[SEL:]KEY=VALUE",
         help="a law parameter of some flows (repeatable): [SELECTOR:]KEY=VALUE, SELECTOR an "
         "algorithm (vegas:alpha=1), a flow's name, a position or range from 1 (1-8:alpha=1); "
         "without a selector every flow",
-    )
+    )  # fmt: skip
 
 
 def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
-    """``["vegas:alpha=1", "beta=3"]`` as ``[("vegas", {"alpha": 1.0}), (None, {"beta": 3.0})]``.
-
-    Raises
-    ------
-    ValueError
-        Naming a malformed item or a value that is not a number.
-    """
+    """``["vegas:alpha=1", "beta=3"]`` as ``[("vegas", {"alpha": 1}), (None, {"beta": 3})]``."""
     from ..scenarios._file_build import parse_number
 
     out: list[tuple[str | None, dict[str, Any]]] = []
@@ -164,20 +145,10 @@ def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
 
 
 def scenario_from_args(
-    name: str,
-    algorithm: str | None,
-    sets: dict[str, str],
-    params: list[str],
+    name: str, algorithm: str | None, sets: dict[str, str], params: list[str]
 ) -> Scenario:
-    """The scenario ``name`` (registered, or a scenario file) built with ``sets``, its
-    algorithms set by ``algorithm`` (a name or a mix; ``None``: as the file says) and the
-    ``--param`` items applied.
-
-    Raises
-    ------
-    ValueError
-        An unknown scenario, parameter or algorithm; a flow left without an algorithm.
-    """
+    """The scenario ``name`` built with ``sets``, its algorithms set by ``algorithm`` (a name
+    or a mix; ``None``: as the file says) and the ``--param`` items applied."""
     from ..scenarios import build_scenario
     from ..scenarios.mix import with_flow_params, with_mix
 

@@ -12,19 +12,15 @@ from typing import Any
 
 from .._json import dumps as json_text
 from .._text import columns as _columns
-from .predict import DEFAULT_ALGORITHMS
+from .predict import DEFAULT_ALGORITHMS, LAW_DEFAULTS
 
 # the bare-path options and their defaults: refused in scenario mode when changed
 _PATH_OPTIONS = {
-    "bandwidth": None,
-    "rtt": None,
-    "bdp": None,
-    "packet_size": "1000B",
-    "rtt_kind": "average",
-    "whole_acks": False,
-    "documents": False,
-}
-_LAW_OPTIONS = {"gamma": 1.0, "alpha": 2.0, "beta": 4.0}
+    **dict.fromkeys(("bandwidth", "rtt", "bdp")), "packet_size": "1000B", "rtt_kind": "average",
+    **dict.fromkeys(("whole_acks", "documents"), False),
+}  # fmt: skip
+#: an engine's values by (quantity, flow, change; -1: none)
+_Checked = dict[tuple[str, str, int], float | None]
 _LABELS = {
     "ss_exit_window": "slow-start exit window (pkts)",
     "ss_exit_time_s": "slow-start exit time (s)",
@@ -44,7 +40,7 @@ def _check_options(args: argparse.Namespace) -> None:
                 else "it applies to the bare-path mode only"
             )
             raise ValueError(f"{opt} does not apply with a scenario ({args.scenario!r}); {hint}")
-    for law_key, law_default in _LAW_OPTIONS.items():
+    for law_key, law_default in LAW_DEFAULTS.items():
         if getattr(args, law_key) != law_default:
             raise ValueError(
                 f"--{law_key} does not apply with a scenario; give the law's parameter as "
@@ -53,10 +49,9 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
-    """The ``--algorithm`` values, one prediction each: a value with a ``:`` is one mix
-    (``vegas:8,reno:2``), any other is a comma-separated list of laws compared side by side.
-    Without ``--algorithm``: the scenario's own laws when every flow has one (a scenario
-    file), else the closed forms' three (as without a scenario). ``None``: as written."""
+    """The ``--algorithm`` values, one prediction each: a mix (``vegas:8,reno:2``) or each law
+    of a comma-separated list; by default the scenario's own laws (``None``) when every flow
+    has one, else :data:`DEFAULT_ALGORITHMS`."""
     from ..scenarios.mix import parse_mix
 
     if not values and all(f.algorithm for f in base.flows):
@@ -74,11 +69,8 @@ def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
     return list(dict.fromkeys(out))
 
 
-def _checked(
-    p: Any, checked: dict[tuple[str, str, int], float | None]
-) -> tuple[float | None, float | None]:
-    """The checked engine's value of prediction ``p`` and its difference from the
-    prediction (``None``: missing)."""
+def _checked(p: Any, checked: _Checked) -> tuple[float | None, float | None]:
+    """The checked engine's value of prediction ``p`` and its difference (``None``: missing)."""
     v = checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
     return v, None if v is None or p.value is None else v - p.value
 
@@ -128,15 +120,13 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     return 0
 
 
-def _predict_one(
-    args: argparse.Namespace, scenario: Any
-) -> tuple[list[Any], dict[tuple[str, str, int], float | None]]:
+def _predict_one(args: argparse.Namespace, scenario: Any) -> tuple[list[Any], _Checked]:
     """Predictions of one algorithm and, with ``--check``, the engine's values."""
     from ..testing import RunCache, predict_scenario
 
     cache = RunCache()
     preds = predict_scenario(scenario, cache=cache)
-    checked: dict[tuple[str, str, int], float | None] = {}
+    checked: _Checked = {}
     if args.check is not None:
         from .._progress import progress_bar
 
@@ -147,12 +137,7 @@ def _predict_one(
 
 
 def _json_one(
-    algorithm: str,
-    preds: list[Any],
-    checked: dict[tuple[str, str, int], float | None],
-    engine: str | None,
-    scenario: Any,
-    n_changes: int,
+    algorithm: str, preds: list[Any], checked: _Checked, engine: str | None, scenario: Any, n: int
 ) -> dict[str, Any]:
     names = [f.name for f in scenario.flows]
     conv = "convergence_times_s"  # one value per change; the other quantities one each
@@ -173,32 +158,19 @@ def _json_one(
     out: dict[str, Any] = {"algorithm": algorithm, "flows": flows}
     if engine is None:
         return out
-    eng_flows = [
-        {
-            "name": name,
-            **{
-                q: [checked.get((q, name, k)) for k in range(n_changes)]
-                if q == conv
-                else checked.get((q, name, -1))
-                for q in _LABELS
-            },
-        }
-        for name in names
-    ]
+
+    def engine_value(q: str, name: str) -> Any:
+        if q == conv:
+            return [checked.get((q, name, k)) for k in range(n)]
+        return checked.get((q, name, -1))
+
+    eng_flows = [{"name": n, **{q: engine_value(q, n) for q in _LABELS}} for n in names]
     diffs = []
     for p in preds:
         v, d = _checked(p, checked)
-        diffs.append(
-            {
-                "flow": p.flow,
-                "quantity": p.quantity,
-                "change": p.change,
-                "predicted": p.value,
-                "engine_value": v,
-                "difference": d,
-                "relative_error": None if d is None or not p.value else d / abs(p.value),
-            }
-        )
+        row = {"flow": p.flow, "quantity": p.quantity, "change": p.change, "predicted": p.value}
+        rel = None if d is None or not p.value else d / abs(p.value)
+        diffs.append({**row, "engine_value": v, "difference": d, "relative_error": rel})
     out["check"] = {"engine": engine, "flows": eng_flows, "differences": diffs}
     return out
 
@@ -219,11 +191,7 @@ def _print_header(name: str, scenario: Any, changes: Any, kinds: Any) -> None:
 
 
 def _print_one(
-    algorithm: str,
-    preds: list[Any],
-    checked: dict[tuple[str, str, int], float | None],
-    engine: str | None,
-    kinds: Any,
+    algorithm: str, preds: list[Any], checked: _Checked, engine: str | None, kinds: Any
 ) -> None:
     """One algorithm's table: consecutive flows with identical rows are merged."""
     footnotes: list[str] = []
@@ -237,9 +205,8 @@ def _print_one(
 
     per_flow: dict[str, list[list[str]]] = {}
     for pr in preds:
-        when = ""
-        if pr.change is not None:
-            when = f"change at {pr.change_time_s:g} s ({kinds[pr.change]})"
+        change = pr.change
+        when = "" if change is None else f"change at {pr.change_time_s:g} s ({kinds[change]})"
         row = [_LABELS[pr.quantity].format(when=when), _num(pr.value), pr.source]
         if engine is not None:
             v, d = _checked(pr, checked)
@@ -256,9 +223,7 @@ def _print_one(
         else:
             groups.append(([name], cells))
     head = ["flow", "quantity", "predicted", "source"]
-    if engine is not None:
-        head += [engine, "difference"]
-    head.append("note")
+    head += [engine, "difference", "note"] if engine is not None else ["note"]
     body = []
     for members, group_cells in groups:
         n = len(members)

@@ -1,6 +1,5 @@
 """``tcpfluid plot SWEEP_FILE``: a line plot or heat map of a metric from a sweep table
-(:func:`tcpfluid.sweep.plot_sweep`), written to ``--out`` (default: the table's name with
-``.png``)."""
+(:func:`tcpfluid.sweep.plot_sweep`)."""
 
 from __future__ import annotations
 
@@ -42,26 +41,19 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-x", "--x", dest="x", default=None, help="parameter on the x axis")
     p.add_argument("-y", "--y", dest="y", default=None, help="parameter on the y axis (heat map)")
     p.add_argument(
-        "--where",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
+        "--where", action="append", default=[], metavar="KEY=VALUE",
         help="keep only rows with KEY=VALUE (repeatable)",
-    )
+    )  # fmt: skip
     p.add_argument(
-        "--by",
-        action="append",
-        default=None,
-        metavar="COLUMN",
+        "--by", action="append", default=None, metavar="COLUMN",
         help="line plot: one line per value of COLUMN (repeatable; default: the other "
         "varying parameters)",
-    )
+    )  # fmt: skip
     p.add_argument("-o", "--out", default=None, metavar="FIG", help="image file (.png, .pdf, .svg)")
     p.set_defaults(run=run)
 
 
 def _check_out(out: Path) -> None:
-    """``--out``: an existing directory and an image format Matplotlib writes."""
     from matplotlib.backend_bases import FigureCanvasBase
 
     formats = FigureCanvasBase.get_supported_filetypes()

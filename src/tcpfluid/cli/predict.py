@@ -20,9 +20,10 @@ from ._options import add_command, add_param_option, add_quiet_option, add_set_o
 
 __all__ = ["add_parser", "document_comparison", "run"]
 
-#: the laws predicted when ``--algorithm`` is not given (bare-path mode, and a scenario
-#: whose flows name no law)
+#: the laws predicted when ``--algorithm`` is not given (and a scenario's flows name none)
 DEFAULT_ALGORITHMS = "vegas,quick-vegas,tcp-ho"
+#: the defaults of the law options of the bare-path mode
+LAW_DEFAULTS = {"gamma": 1.0, "alpha": 2.0, "beta": 4.0}
 
 _EPILOG = """\
 examples:
@@ -126,14 +127,12 @@ def add_parser(sub: Any) -> None:
 
 
 class _Default(float):
-    """A default of ``--gamma``/``--alpha``/``--beta``: tells "not given" from the same
-    value given."""
+    """A default of a law option: tells "not given" from the same value given."""
 
 
 def _refuse_unused_law_options(args: argparse.Namespace, names: list[str]) -> None:
-    """TCP-Ho's law has no γ, α, β: given with it they are refused (as ``tcpfluid simulate
-    -a tcp-ho --set gamma=...`` refuses them), not ignored."""
-    given = [k for k in ("gamma", "alpha", "beta") if not isinstance(getattr(args, k), _Default)]
+    """TCP-Ho's law has no γ, α, β: refused with it, not ignored."""
+    given = [k for k in LAW_DEFAULTS if not isinstance(getattr(args, k), _Default)]
     if "tcp-ho" in names and given:
         others = ",".join(n for n in names if n != "tcp-ho") or "vegas"
         raise ValueError(
@@ -223,31 +222,17 @@ def _table(preds: list[Prediction]) -> str:
 
 
 def document_comparison() -> list[dict[str, Any]]:
-    """Closed-form predictions on the documents' paths beside their printed numbers.
-
-    Rows: the Quick Vegas paper's §5.1 path (Fig. 1) and the TCP-Ho paper's Examples 1-3.
-    ``rel_err`` is (tcpfluid - document)/document. Simulation values differ from any fluid
-    closed form by the packet effects the documents discuss (bursts in slow start, succ
-    resets), so rows carry the document's ``method``.
-    """
+    """Closed-form predictions on the documents' paths (the Quick Vegas paper's §5.1 path,
+    the TCP-Ho paper's Examples 1-3) beside their printed numbers and ``method``;
+    ``rel_err`` = (tcpfluid - document)/document."""
     rows: list[dict[str, Any]] = []
 
     def add(case: str, key: str, ours: float, note: str = "") -> None:
         ref = published(key)
-        rows.append(
-            {
-                "case": case,
-                "algorithm": ref.algorithm,
-                "quantity": ref.quantity,
-                "tcpfluid": ours,
-                "document": ref.value,
-                "unit": ref.unit,
-                "method": ref.method,
-                "where": f"doc {ref.document} {ref.where}",
-                "rel_err": (ours - ref.value) / ref.value,
-                "note": note,
-            }
-        )
+        row: dict[str, Any] = dict(case=case, algorithm=ref.algorithm, quantity=ref.quantity)
+        row |= dict(tcpfluid=ours, document=ref.value, unit=ref.unit, method=ref.method)
+        where, rel_err = f"doc {ref.document} {ref.where}", (ours - ref.value) / ref.value
+        rows.append({**row, "where": where, "rel_err": rel_err, "note": note})
 
     qv = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms")
     v = predict("vegas", qv)
@@ -283,18 +268,10 @@ def document_comparison() -> list[dict[str, Any]]:
 def _doc_table(rows: list[dict[str, Any]]) -> str:
     head = ["case", "algorithm", "quantity", "tcpfluid", "document", "method", "rel.err", "note"]
     body = [
-        [
-            r["case"],
-            r["algorithm"],
-            r["quantity"],
-            _fmt(r["tcpfluid"]),
-            _fmt(float(r["document"])),
-            r["method"],
-            f"{100 * r['rel_err']:+.1f}%",
-            r["note"],
-        ]
+        [r["case"], r["algorithm"], r["quantity"], _fmt(r["tcpfluid"]), _fmt(float(r["document"])),
+         r["method"], f"{100 * r['rel_err']:+.1f}%", r["note"]]
         for r in rows
-    ]
+    ]  # fmt: skip
     return _columns(head, body)
 
 
@@ -318,29 +295,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     names = _algorithms(args.algorithm)
     path = _path(args)
-    preds = [
-        predict(
-            n,
-            path,
-            gamma=args.gamma,
-            alpha=args.alpha,
-            beta=args.beta,
-            rtt=args.rtt_kind,
-            whole_acks=args.whole_acks,
-        )
-        for n in names
-    ]
+    law = {k: getattr(args, k) for k in LAW_DEFAULTS}
+    preds = [predict(n, path, rtt=args.rtt_kind, whole_acks=args.whole_acks, **law) for n in names]
     _refuse_unused_law_options(args, names)
     if args.json:
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
-            "parameters": {
-                "gamma": args.gamma,
-                "alpha": args.alpha,
-                "beta": args.beta,
-                "rtt_kind": args.rtt_kind,
-                "whole_acks": args.whole_acks,
-            },
+            "parameters": {**law, "rtt_kind": args.rtt_kind, "whole_acks": args.whole_acks},
             "predictions": [p.to_dict() for p in preds],
         }
         print(json_text(out))

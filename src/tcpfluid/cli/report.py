@@ -28,9 +28,8 @@ sections:
 """
 
 
-#: the report's sections and their titles, in report order: ``--help`` lists them without
-#: importing the sections (SciPy, Numba, matplotlib); tests/report/test_report.py checks
-#: that this is :data:`tcpfluid.report.SECTIONS`
+#: the report's sections and their titles, in order (``--help`` lists them without importing
+#: the sections; tests/report/test_report.py checks them against tcpfluid.report.SECTIONS)
 SECTION_TITLES: tuple[tuple[str, str], ...] = (
     ("critical-window", "Critical window vs BDP"),
     ("new-equilibrium", "Rounds to a new equilibrium"),
@@ -65,38 +64,29 @@ def add_parser(sub: Any) -> None:
         epilog=_EPILOG.format(sections=listing),
     )
     p.add_argument(
-        "--out",
-        default=None,
-        metavar="DIR",
+        "--out", default=None, metavar="DIR",
         help=f"output folder (default: {DEFAULT_OUT}; with --quick: {DEFAULT_OUT_QUICK})",
-    )
+    )  # fmt: skip
     p.add_argument(
-        "--quick",
-        action="store_true",
+        "--quick", action="store_true",
         help="CI settings: smaller grids and scaled-down many-flow runs",
-    )
+    )  # fmt: skip
     add_jobs_option(p)
     p.add_argument(
-        "--sections",
-        default=None,
-        metavar="A,B,...",
+        "--sections", default=None, metavar="A,B,...",
         help=f"comma-separated subset of: {', '.join(n for n, _ in SECTION_TITLES)}",
-    )
+    )  # fmt: skip
     p.add_argument(
-        "--figures",
-        default=None,
-        metavar="DIR",
+        "--figures", default=None, metavar="DIR",
         help="also write the PNG figures into DIR, e.g. figures (the README's)",
-    )
+    )  # fmt: skip
     add_quiet_option(p, "no progress bar (there is none either when stderr is not a terminal)")
     p.set_defaults(run=run)
 
 
 def parse_jobs(value: str | None) -> int:
-    """``--jobs`` (:func:`tcpfluid.cli._options.parse_jobs`): an integer >= 0; default and
-    0: the usable CPUs; never more workers than CPUs (and than tasks, where the pool
-    starts: :func:`tcpfluid.sweep.execution.pool_size`). ValueError naming the value
-    otherwise."""
+    """``--jobs`` (:func:`tcpfluid.cli._options.parse_jobs`), default and 0: the usable CPUs,
+    capped at them."""
     from ..sweep.execution import usable_cpus
 
     n = _parse_jobs(value)
@@ -120,20 +110,13 @@ def _holds_full_report(out: str) -> bool:
 def _command(args: argparse.Namespace, jobs: int) -> str:
     """The command line that reproduces this report (written into it)."""
     parts = ["tcpfluid report", f"--out {args.out}", f"--jobs {jobs}"]
-    if args.quick:
-        parts.append("--quick")
-    if args.sections:
-        parts.append(f"--sections {args.sections}")
-    if args.figures is not None:
-        parts.append(f"--figures {args.figures}")
+    parts += ["--quick"] * args.quick + [f"--sections {args.sections}"] * bool(args.sections)
+    parts += [f"--figures {args.figures}"] * (args.figures is not None)
     return " ".join(parts)
 
 
 def _check_writable(option: str, path: str) -> None:
-    """Refuse an output folder that cannot be written (its nearest existing ancestor is probed).
-
-    The report creates missing folders, so only the deepest existing one must accept files.
-    """
+    """Refuse an output folder that cannot be written (its nearest existing ancestor probed)."""
     from .._validation import check_output_dir
 
     probe = os.path.abspath(path)
@@ -146,10 +129,7 @@ def _check_writable(option: str, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate the options, run the report, write it.
-
-    The output options are checked before the report's modules (SciPy, Numba, matplotlib)
-    are imported, so a bad ``--out`` is refused at once."""
+    """Validate the options (before the report's modules are imported), run, write."""
     jobs = parse_jobs(args.jobs)
     if args.out is None:
         args.out = DEFAULT_OUT_QUICK if args.quick else DEFAULT_OUT
@@ -170,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     for option, folder in folders:
         if os.path.exists(folder) and not os.path.isdir(folder):
             raise ValueError(f"{option} must be a directory, got {folder!r}, which is a file")
-    for option, folder in folders:  # before minutes of runs, not when the report is written
+    for option, folder in folders:  # before minutes of runs
         _check_writable(option, folder)
     import matplotlib
 

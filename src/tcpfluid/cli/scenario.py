@@ -1,5 +1,4 @@
-"""``tcpfluid scenario``: list the named scenarios, show one (or a scenario file) as text,
-JSON or a scenario file (``--toml``) to start your own experiment from."""
+"""``tcpfluid scenario``: list the named scenarios, show one as text, JSON or a scenario file."""
 
 from __future__ import annotations
 

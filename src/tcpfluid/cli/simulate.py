@@ -1,13 +1,6 @@
-"""``tcpfluid simulate``: run a named scenario or a scenario file on one engine.
-
-The scenario is built by :func:`~tcpfluid.cli._options.scenario_from_args` (``--set``,
-``--algorithm`` one law or a mix, ``--param``) and run through :func:`tcpfluid.simulate`
-on an engine of :data:`tcpfluid.engines.ENGINES`. The ``--json`` keys are those of
-:meth:`tcpfluid.results.Summary.to_dict`, plus ``scenario``, ``algorithm``, ``engine``,
-``params``, ``status``, ``message`` and the spellings of ``tcpfluid predict --json``
-(``ss_exit_window_pkts``, ``settled_window_pkts``, ``equilibrium_window_pkts``): a
-contract (tests/repo/public_surface.json). ``null`` means "did not happen".
-"""
+"""``tcpfluid simulate``: run a named scenario or a scenario file on one engine; the
+``--json`` keys (:meth:`tcpfluid.results.Summary.to_dict`'s and the run's) are a contract
+(tests/repo/public_surface.json)."""
 
 from __future__ import annotations
 
@@ -75,20 +68,14 @@ def add_parser(sub: Any) -> None:
         help=f"one of: {', '.join(SCENARIOS)}; or a scenario file (FILE.toml)",
     )
     p.add_argument(
-        "-a",
-        "--algorithm",
-        default=None,
-        metavar="ALGO",
+        "-a", "--algorithm", default=None, metavar="ALGO",
         help=f"control law of every flow: {', '.join(ALGORITHMS)}; or a mix NAME:COUNT,... "
         "given to the flows in order (vegas:8,reno:2); default: a scenario file's own",
-    )
+    )  # fmt: skip
     p.add_argument(
-        "-e",
-        "--engine",
-        default="rounds",
-        metavar="ENGINE",
+        "-e", "--engine", default="rounds", metavar="ENGINE",
         help=f"engine: {', '.join(ENGINES)} (default rounds: the round-based fluid model)",
-    )
+    )  # fmt: skip
     add_set_option(
         p,
         "override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
@@ -103,11 +90,9 @@ def add_parser(sub: Any) -> None:
         "(default; Quick Vegas paper eqs 6, 10), its last packet's (eq 9) or no burst term (fluid)",
     )
     p.add_argument(
-        "--seed",
-        type=int,
-        default=0,
+        "--seed", type=int, default=0,
         help="packet engine: seed of its random generator (RED drops); default 0",
-    )
+    )  # fmt: skip
     p.add_argument(
         "--settle-band",
         default=None,
@@ -123,8 +108,7 @@ def add_parser(sub: Any) -> None:
 
 
 def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
-    """``--settle-band``: ``None``, one number, or ``ALGO=BAND,...`` as a dict (the values
-    are checked by :func:`tcpfluid.simulate`)."""
+    """``--settle-band``: ``None``, one number, or ``ALGO=BAND,...`` as a dict."""
     if text is None:
         return None
 
@@ -151,7 +135,6 @@ def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
 
 
 def _table(out: dict[str, Any], summary: Summary) -> str:
-    """The text summary: a title, then :meth:`tcpfluid.results.Summary.table` (every flow)."""
     title = f"{out['scenario']} / {out['algorithm']} / engine {out['engine']}"
     return "\n".join([title, "-" * len(title), summary.table()])
 
@@ -179,11 +162,8 @@ def run(args: argparse.Namespace) -> int:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"--settle-band: {exc}") from None
     scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
-    opts: dict[str, Any] = {}
-    if "rtt_model" in accepted:
-        opts["rtt_model"] = args.rtt_model or "average"
-    if "seed" in accepted:
-        opts["seed"] = args.seed
+    opts = {"rtt_model": args.rtt_model or "average", "seed": args.seed}
+    opts = {k: v for k, v in opts.items() if k in accepted}
     from .._progress import progress_bar
 
     with progress_bar(f"{engine} run", enabled=not (args.quiet or args.json)) as bar:

@@ -1,9 +1,5 @@
-"""``tcpfluid sweep CONFIG.toml --out FILE``: run a parameter sweep, write a tidy table.
-
-The configuration is described in :meth:`tcpfluid.sweep.Sweep.from_dict`; the cache
-(``FILE.cache/`` or ``--cache DIR``), resuming, the atomic write and the exit statuses in
-docs/sweeps.md.
-"""
+"""``tcpfluid sweep CONFIG.toml --out FILE``: run a parameter sweep, write a tidy table
+(docs/sweeps.md)."""
 
 from __future__ import annotations
 
@@ -115,8 +111,7 @@ def _dask_client(address: str, jobs: int | None, n_points: int) -> Any:
 
 
 def _check_cache_option(cache_dir: str, out: Path) -> None:
-    """Refuse, before any work, a cache directory that is the output file, holds it, or is
-    an existing file (the cache is a directory of its own)."""
+    """Refuse a cache directory that is the output file, holds it, or is an existing file."""
     cache, table = Path(cache_dir).resolve(), out.resolve()
     if cache_dir == "" or cache == table or cache in table.parents:
         raise ValueError(
@@ -129,16 +124,13 @@ def _check_cache_option(cache_dir: str, out: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the command; returns 0, or 1 if points failed (unless ``--allow-failed``); bad
-    input raises ``ValueError``/``TypeError`` before any work."""
-    for option, value in (("--out", args.out), ("--cache", args.cache)):
+    """Run the command; returns 0, or 1 if points failed (unless ``--allow-failed``)."""
+    for option, value, what, hint in (
+        ("--out", args.out, "file such as table.csv", ""),
+        ("--cache", args.cache, "directory", " (leave it out for FILE.cache, or --no-cache)"),
+    ):
         if value is not None and not value.strip():
-            raise ValueError(
-                f"{option} must name a "
-                + ("file such as table.csv" if option == "--out" else "directory")
-                + f", got {value!r}"
-                + ("" if option == "--out" else " (leave it out for FILE.cache, or --no-cache)")
-            )
+            raise ValueError(f"{option} must name a {what}, got {value!r}{hint}")
     out = Path(args.out)
     _table_format(out)  # a bad extension or missing pyarrow fails before any work
     check_output_file("--out", out)  # an unwritable --out fails before any work too

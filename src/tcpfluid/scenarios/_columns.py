@@ -1,10 +1,5 @@
-"""A scenario's links and flows stored as columns (arrays), not one object per flow.
-
-Building, reducing and summarising a scenario are array operations on :class:`LinkTable`
-and :class:`FlowTable`, linear in the flows; :class:`LinkSeq` and :class:`FlowSeq` read the
-columns back as :class:`~tcpfluid.scenarios.Link` and :class:`~tcpfluid.scenarios.FlowSpec`
-objects, each made when it is read.
-"""
+"""A scenario's links and flows as columns (arrays), read back as
+:class:`~tcpfluid.scenarios.Link` and :class:`~tcpfluid.scenarios.FlowSpec` objects when read."""
 
 from __future__ import annotations
 
@@ -81,8 +76,7 @@ def take_routes(ptr: IntArray, idx: IntArray, rows: NDArray[np.intp]) -> tuple[I
 
 
 def _checked(cls: type[T], **values: Any) -> T:
-    """A frozen ``cls`` holding ``values`` as they are: the columns hold checked values, so
-    the class's own checks (``__post_init__``) are not run again."""
+    """A frozen ``cls`` holding ``values`` as they are (already checked)."""
     obj = object.__new__(cls)
     for name, v in values.items():  # one by one: the instances share their keys' table
         object.__setattr__(obj, name, v)
@@ -90,18 +84,8 @@ def _checked(cls: type[T], **values: Any) -> T:
 
 
 class LinkTable:
-    """The links of a scenario as columns.
-
-    Attributes
-    ----------
-    names
-        The links' names (:class:`Names`).
-    rate_bps, delay_s, buffer_pkts
-        Per link: rate (bits/s), one-way delay (s), buffer (packets; ``inf``: none).
-    special
-        Links with a discipline other than drop-tail or RED parameters: index ->
-        ``(discipline, red parameters)``.
-    """
+    """The links as columns: ``names``, ``rate_bps``, ``delay_s``, ``buffer_pkts``, and
+    ``special``: index -> ``(discipline, red parameters)`` of the links not plain drop-tail."""
 
     __slots__ = ("_cache", "buffer_pkts", "delay_s", "names", "rate_bps", "special")
 
@@ -232,35 +216,14 @@ def canonical_laws(law: IntArray, laws: Sequence[LawKey]) -> tuple[IntArray, tup
 
 
 class FlowTable:
-    """The flows of a scenario as columns.
-
-    Attributes
-    ----------
-    names
-        The flows' names (:class:`Names`).
-    fwd_ptr, fwd_idx, rev_ptr, rev_idx
-        The forward (data) and reverse (ACK) routes: flow ``i`` crosses the links
-        ``fwd_idx[fwd_ptr[i]:fwd_ptr[i + 1]]`` of the scenario's :class:`LinkTable`, in order.
-    start_s, stop_s
-        Per flow, s.
-    law
-        Per flow, an index into :attr:`laws`.
-    laws
-        The distinct ``(algorithm, parameters)`` of the flows, in order of first appearance.
-    """
+    """The flows as columns: ``names``; routes in compressed-row form (flow ``i`` crosses
+    ``fwd_idx[fwd_ptr[i]:fwd_ptr[i + 1]]``, ACKs ``rev_*``); ``start_s``, ``stop_s``; ``law``:
+    per flow an index into ``laws``, the distinct ``(algorithm, parameters)``."""
 
     __slots__ = (
-        "_cache",
-        "fwd_idx",
-        "fwd_ptr",
-        "law",
-        "laws",
-        "names",
-        "rev_idx",
-        "rev_ptr",
-        "start_s",
+        "_cache", "fwd_idx", "fwd_ptr", "law", "laws", "names", "rev_idx", "rev_ptr", "start_s",
         "stop_s",
-    )
+    )  # fmt: skip
 
     def __init__(
         self,

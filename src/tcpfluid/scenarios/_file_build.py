@@ -1,7 +1,5 @@
-"""Building a scenario file's :class:`~tcpfluid.scenarios.Scenario` from its parsed
-tables (:mod:`tcpfluid.scenarios.files` documents the file): the keys each table takes,
-the declared links, the derived reverse and access links, the flows and the cross traffic,
-every error naming the file, the table and the key."""
+"""Building a scenario file's :class:`~tcpfluid.scenarios.Scenario` from its parsed tables
+(docs/your-own-scenario.md), every error naming the file, the table and the key."""
 
 from __future__ import annotations
 
@@ -39,7 +37,7 @@ _TOP_OVERRIDES = (*TOP_KEYS[TOP_KEYS.index("duration") : TOP_KEYS.index("notes")
 
 
 class _Where:
-    """Where in the file a value is: names the file, the table and the key in messages."""
+    """Names the file, the table and the key in messages."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -59,7 +57,7 @@ class _Where:
 
 
 class _FileError(ValueError):
-    """A scenario file's error, already naming the file, the table and the key."""
+    """A scenario file's error, already naming where."""
 
 
 def _check_keys(where: _Where, table: str, t: Mapping[str, Any], allowed: Sequence[str]) -> None:
@@ -70,10 +68,15 @@ def _check_keys(where: _Where, table: str, t: Mapping[str, Any], allowed: Sequen
             raise where.fail(table, k, f"unknown key; accepted keys: {', '.join(allowed)}")
 
 
-def _list_of_tables(data: Mapping[str, Any], kind: str, where: _Where) -> list[dict[str, Any]]:
+def _list_of_tables(
+    data: Mapping[str, Any], kind: str, where: _Where | None = None
+) -> list[dict[str, Any]]:
+    """The ``[[kind]]`` tables of ``data`` (``where``: refusing anything else; ``None``: the
+    tables themselves, in place, skipping anything else)."""
     raw = data.get(kind, [])
-    if isinstance(raw, Mapping):
-        raw = [raw]
+    raw = [raw] if isinstance(raw, Mapping) else raw
+    if where is None:
+        return [t for t in raw if isinstance(t, dict)] if isinstance(raw, list) else []
     if not isinstance(raw, list) or not all(isinstance(t, Mapping) for t in raw):
         raise where.fail(f"[[{kind}]]", None, f"write each {kind} as a [[{kind}]] table")
     return [dict(t) for t in raw]
@@ -126,9 +129,7 @@ def _build(
     groups = _list_of_tables(data, "flow", where)
     if not groups:
         raise where.fail("[[flow]]", None, "the file has no [[flow]]; give at least one")
-    flows: list[FlowSpec] = []
-    for gi, g in enumerate(groups, start=1):
-        flows += build.flow_group(gi, g, default_access)
+    flows = [f for gi, g in enumerate(groups, 1) for f in build.flow_group(gi, g, default_access)]
     sources = [build.cbr(ci, c) for ci, c in enumerate(_list_of_tables(data, "cbr", where), 1)]
     with where.at("top level"):
         sc = Scenario(
@@ -142,8 +143,7 @@ def _build(
 
 
 def _top_level(data: Mapping[str, Any], where: _Where, stem: str) -> dict[str, Any]:
-    """The file's top-level values as :class:`~tcpfluid.scenarios.Scenario`'s keywords,
-    and its ``params`` table."""
+    """The file's top-level values as :class:`~tcpfluid.scenarios.Scenario`'s keywords."""
     top = "top level"
     if "duration" not in data:
         raise where.fail(top, "duration", 'missing; give the run\'s length, e.g. duration = "60s"')
@@ -153,43 +153,29 @@ def _top_level(data: Mapping[str, Any], where: _Where, stem: str) -> dict[str, A
         pkt = units.bytes_(data.get("packet_size", "1000B"), name="packet_size")
     with where.at(top, "ack_size"):
         ack = units.bytes_(data.get("ack_size", "40B"), name="ack_size")
-    name = data.get("name", stem)
-    if not isinstance(name, str) or not name:
-        raise where.fail(top, "name", f"must be a non-empty string, got {name!r}")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise where.fail(top, "description", f"must be a string, got {description!r}")
-    notes = data.get("notes", [])
-    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
-        raise where.fail(top, "notes", f"must be a list of strings, got {notes!r}")
-    params = data.get("params", {})
-    if not isinstance(params, Mapping):
-        raise where.fail("[params]", None, f"must be a table, got {params!r}")
-    return {
-        "name": name,
-        "duration_s": duration,
-        "packet_size_bytes": pkt,
-        "ack_size_bytes": ack,
-        "description": description,
-        "notes": tuple(notes),
-        "params": params,
-    }
+    name, description = data.get("name", stem), data.get("description", "")
+    notes, params = data.get("notes", []), data.get("params", {})
+    for ok, table, key, what, value in (
+        (isinstance(name, str) and name, top, "name", "a non-empty string", name),
+        (isinstance(description, str), top, "description", "a string", description),
+        (isinstance(notes, list) and all(isinstance(x, str) for x in notes), top, "notes",
+         "a list of strings", notes),
+        (isinstance(params, Mapping), "[params]", None, "a table", params),
+    ):  # fmt: skip
+        if not ok:
+            raise where.fail(table, key, f"must be {what}, got {value!r}")
+    return dict(
+        name=name, duration_s=duration, packet_size_bytes=pkt, ack_size_bytes=ack,
+        description=description, notes=tuple(notes), params=params,
+    )  # fmt: skip
 
 
 class _Links:
     """The links of a file's scenario by name as they are built (declared, then derived:
     reverse directions and access links), and the flow names taken."""
 
-    def __init__(
-        self,
-        where: _Where,
-        links: list[Link],
-        reverse_of: dict[str, dict[str, Any]],
-        pkt: float,
-    ) -> None:
-        self.where = where
-        self.pkt = pkt
-        self.reverse_of = reverse_of
+    def __init__(self, where: _Where, links: list[Link], reverse_of: dict[str, Any], pkt: float):
+        self.where, self.pkt, self.reverse_of = where, pkt, reverse_of
         self.declared = [lk.name for lk in links]
         self.by_name = {lk.name: lk for lk in links}
         #: the derived links, in the order they were made
@@ -271,16 +257,9 @@ class _Links:
             if rtts[k] is not None:
                 fwd, rev = self._access(table, fname, rtts[k], fwd, rev, access)
             with where.at(table, "start/stop"):
-                spec = FlowSpec(
-                    name=fname,
-                    forward=tuple(fwd),
-                    reverse=tuple(rev),
-                    start_s=units.time_or_zero(starts[k], name="start"),
-                    stop_s=units.time_or_inf(stops[k], name="stop"),
-                    algorithm=alg,
-                    params=dict(law),
-                )
-            flows.append(spec)
+                start = units.time_or_zero(starts[k], name="start")
+                stop = units.time_or_inf(stops[k], name="stop")
+                flows.append(FlowSpec(fname, tuple(fwd), tuple(rev), start, stop, alg, dict(law)))
         return flows
 
     def _flow_name(self, table: str, given: str | None, prefix: str) -> str:
@@ -298,13 +277,7 @@ class _Links:
         return fname
 
     def _access(
-        self,
-        table: str,
-        fname: str,
-        given_rtt: Any,
-        fwd: list[str],
-        rev: list[str],
-        access: float | None,
+        self, table: str, fname: str, given_rtt: Any, fwd: list[str], rev: list[str], access: Any
     ) -> tuple[list[str], list[str]]:
         """Flow ``fname``'s paths with its four access links, whose one-way delay makes its
         round-trip propagation delay ``given_rtt``."""
@@ -321,7 +294,6 @@ class _Links:
                 f"give rtt >= {core:g} s",
             )
         x = max(x, 0.0)
-        assert access is not None
         names = (f"{fname}-in", f"{fname}-out", f"{fname}-out-ack", f"{fname}-in-ack")
         for an in names:
             if an in self.by_name:
@@ -373,36 +345,32 @@ def _law_params(where: _Where, table: str, g: Mapping[str, Any], alg: str | None
 
 
 def parse_number(text: str) -> int | float:
-    """``text`` as an integer (digits, optionally signed) or a float (ValueError if neither):
-    a law parameter from ``--param`` or ``--set`` on a scenario file."""
+    """``text`` as an integer (digits, optionally signed) or a float (ValueError if neither)."""
     t = text.strip()
     return int(t) if t.lstrip("+-").isdigit() else float(t)
 
 
 def _number_or_text(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return parse_number(value)
-        except ValueError:
-            return value
-    return value
+    try:
+        return parse_number(value) if isinstance(value, str) else value
+    except ValueError:
+        return value
 
 
 def _declared_links(
     data: Mapping[str, Any], where: _Where, pkt: float
 ) -> tuple[list[Link], dict[str, dict[str, Any]]]:
     links: list[Link] = []
-    reverse_of: dict[str, dict[str, Any]] = {}
-    seen: set[str] = set()
+    reverse_of: dict[str, dict[str, Any]] = {}  # by name, of each link declared so far
     for i, t in enumerate(_list_of_tables(data, "link", where), start=1):
         table = f"[[link]] {i}" + (f" ({t['name']!r})" if "name" in t else "")
         _check_keys(where, table, t, LINK_KEYS)
         name = t.get("name")
         if not isinstance(name, str) or not name:
             raise where.fail(table, "name", f"missing or empty; give the link a name, got {name!r}")
-        if name in seen:
+        if name in reverse_of:
             raise where.fail(table, "name", f"{name!r} is declared twice")
-        seen.add(name)
+        reverse_of[name] = {}
         for key in ("rate", "delay"):
             if key not in t:
                 raise where.fail(table, key, "missing")
@@ -430,7 +398,7 @@ def _declared_links(
                 raise where.fail(
                     table, f"reverse.{k}", f"unknown key; keys: {', '.join(REVERSE_KEYS)}"
                 )
-        conv: dict[str, Any] = {}
+        conv = reverse_of[name]
         with where.at(table, "reverse"):
             if "rate" in rev:
                 conv["rate"] = _rate(rev["rate"], "reverse.rate", pkt)
@@ -438,11 +406,9 @@ def _declared_links(
                 conv["delay"] = units.time_or_zero(rev["delay"], name="reverse.delay")
             if "buffer" in rev:
                 conv["buffer"] = rev["buffer"]
-        reverse_of[name] = conv
     return links, reverse_of
 
 
 def _rate(value: Any, name: str, packet_size_bytes: float) -> float:
-    """A rate of the file in bits/s: a bit rate or a packet rate with its unit (a bare
-    number is refused, as by :func:`tcpfluid.build_scenario`)."""
+    """A rate of the file in bits/s (a bit or packet rate with its unit)."""
     return units.link_rate_bps(value, packet_size_bytes=packet_size_bytes, name=name)

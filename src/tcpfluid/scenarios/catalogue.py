@@ -15,16 +15,7 @@ import numpy as np
 
 from .. import units
 from ..queueing import check_discipline
-from .model import (
-    MAX_FLOWS,
-    FlowSpec,
-    Link,
-    Scenario,
-    _buffer,
-    _int,
-    _real,
-    paused_gc,
-)
+from .model import MAX_FLOWS, FlowSpec, Link, Scenario, _buffer, _int, _real, paused_gc
 from .topology import (
     ACCESS_FACTOR,
     LAW_PARAMETER_KEYS,
@@ -40,17 +31,9 @@ from .topology import (
 )
 
 __all__ = [
-    "COMMON_DEFAULTS",
-    "LAW_PARAMETER_KEYS",
-    "SCENARIOS",
-    "START_SPREAD_DEFAULTS",
-    "ScenarioSpec",
-    "build_scenario",
-    "law_params",
-    "register",
-    "scenario_names",
-    "scenario_parameters",
-]
+    "COMMON_DEFAULTS", "LAW_PARAMETER_KEYS", "SCENARIOS", "START_SPREAD_DEFAULTS", "ScenarioSpec",
+    "build_scenario", "law_params", "register", "scenario_names", "scenario_parameters",
+]  # fmt: skip
 
 
 Builder = Callable[[dict[str, Any]], Scenario]
@@ -68,16 +51,12 @@ class ScenarioSpec:
 #: the registered scenarios, by name
 SCENARIOS: dict[str, ScenarioSpec] = {}
 
-#: the parameters every document's setup shares (sizes, the law and its parameters)
+#: the parameters every document's setup shares (sizes, the law and the parameters the
+#: laws declare as scenario keys)
 COMMON_DEFAULTS: dict[str, Any] = {
-    "packet_size": "1000B",
-    "ack_size": "40B",
-    "algorithm": None,
-    "alpha": None,
-    "beta": None,
-    "gamma": None,
-    "delta": None,
-}
+    "packet_size": "1000B", "ack_size": "40B", "algorithm": None,
+    **dict.fromkeys(LAW_PARAMETER_KEYS),
+}  # fmt: skip
 
 
 #: the keys every scenario takes besides its own: each flow starts (and stops) a seeded
@@ -88,13 +67,8 @@ START_SPREAD_DEFAULTS: dict[str, Any] = {"start_spread": 0, "start_seed": 0}
 def register(
     name: str, *, defaults: Mapping[str, Any], description: str
 ) -> Callable[[Builder], Builder]:
-    """Decorator: register ``builder`` as the scenario ``name`` (docs/your-own-scenario.md).
-
-    Raises
-    ------
-    ValueError
-        If ``name`` is already registered.
-    """
+    """Decorator: register ``builder`` as the scenario ``name`` (docs/your-own-scenario.md);
+    ValueError if ``name`` is taken."""
 
     def deco(builder: Builder) -> Builder:
         if name in SCENARIOS:
@@ -113,13 +87,8 @@ def scenario_names() -> tuple[str, ...]:
 
 
 def scenario_parameters(name: str) -> tuple[str, ...]:
-    """The parameters (override keys) of the named scenario or scenario file ``name``.
-
-    Raises
-    ------
-    ValueError
-        ``name`` is neither a registered scenario nor a scenario file.
-    """
+    """The parameters (override keys) of the named scenario or scenario file ``name``;
+    ValueError if it is neither."""
     if isinstance(name, str) and name in SCENARIOS:
         return tuple(SCENARIOS[name].defaults)
     from .files import file_parameters, is_scenario_file
@@ -150,10 +119,8 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
     Raises
     ------
     ValueError
-        Unknown scenario (listing the valid names), unknown parameter (listing the valid
-        ones), a parameter value out of range, a rate without a unit, or a duration that
-        ends before any flow starts (flows starting after the end are left out, with a
-        note).
+        Unknown scenario or parameter (listing the valid ones), a value out of range, a
+        rate without a unit, or a duration that ends before any flow starts.
     """
     if not isinstance(name, str) or name not in SCENARIOS:
         from .files import is_scenario_file, load_scenario
@@ -172,22 +139,19 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"{', '.join(spec.defaults)}"
         )
     mix = overrides.get("algorithm")
-    if isinstance(mix, str) and (":" in mix or "," in mix):
-        # a mix of laws (``"vegas:8,reno:2"``, as ``-a`` takes it): built with no
-        # algorithm, then each flow given its law by :func:`tcpfluid.scenarios.mix.with_mix`
+    if isinstance(mix, str) and (":" in mix or "," in mix):  # built without, then mixed
         from .mix import with_mix
 
         return with_mix(build_scenario(name, **{**overrides, "algorithm": None}), mix)
     merged = rates_with_units({**dict(spec.defaults), **overrides})
     note = _keep_access_faster(name, merged, overrides)
-    with paused_gc():  # the checks too: they allocate per flow (module docstring of paused_gc)
+    with paused_gc():  # the checks too: they allocate per flow
         return _finish(spec.builder(merged), merged, note)
 
 
 def _finish(sc: Scenario, p: Mapping[str, Any], note: str = "") -> Scenario:
-    """``sc`` as it runs, a named scenario's or a file's: its starts spread by ``p``'s
-    ``start_spread``/``start_seed``, the flows starting after its end left out, ``note``
-    added, and refused when it cannot carry a packet (:func:`_check_runnable`)."""
+    """``sc`` as it runs: starts spread (``p``'s ``start_spread``/``start_seed``), late flows
+    left out, ``note`` added, refused when it cannot carry a packet."""
     sc = _spread_starts(sc, p).without_late_flows()
     if note:
         sc = replace(sc, notes=(*sc.notes, note))
@@ -196,13 +160,13 @@ def _finish(sc: Scenario, p: Mapping[str, Any], note: str = "") -> Scenario:
 
 
 def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, Any]) -> str:
-    """Keep a scenario's access links faster than the bottleneck a user sets: with
-    ``bandwidth`` overridden at or above an access rate that is not, ``p["access_bandwidth"]``
-    is raised to :data:`ACCESS_FACTOR` times ``bandwidth``; returns a note saying so, or
-    ``""``."""
-    if "bandwidth" not in overrides or "access_bandwidth" in overrides:
-        return ""
-    if "access_bandwidth" not in p:
+    """With ``bandwidth`` overridden at or above the access rate, raise ``access_bandwidth``
+    to :data:`ACCESS_FACTOR` times it; a note saying so, or ``""``."""
+    if (
+        "bandwidth" not in overrides
+        or "access_bandwidth" in overrides
+        or "access_bandwidth" not in p
+    ):
         return ""
     bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
     acc = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
@@ -218,9 +182,7 @@ def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, An
 
 
 def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
-    """``sc`` with each flow's start and stop moved by its seeded offset in
-    ``[0, start_spread)`` (:data:`START_SPREAD_DEFAULTS`); ``sc`` itself when the spread is 0.
-    ValueError for a ``start_spread`` or ``start_seed`` out of range."""
+    """``sc`` with each flow's start and stop moved by a seeded offset in ``[0, start_spread)``."""
     raw = p["start_spread"]
     try:
         width = units.time_or_zero(raw, name="start_spread")
@@ -244,9 +206,7 @@ def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
 
 
 def _check_runnable(sc: Scenario) -> None:
-    """Refuse a run in which no packet can be carried or acknowledged: a bottleneck that
-    carries less than one packet in the whole duration, or a duration shorter than every
-    flow's first round trip."""
+    """Refuse a run in which no packet can be carried or acknowledged."""
     from .reduction import bottleneck
 
     link = bottleneck(sc)
@@ -271,24 +231,15 @@ def _check_runnable(sc: Scenario) -> None:
 #: the Quick Vegas and TCP-Ho papers' single-bottleneck setup: a 50 Mb/s x 100 ms dumbbell
 #: with CBR cross traffic of half the bottleneck from 80 s to 160 s
 _DUMBBELL_CBR_DEFAULTS: dict[str, Any] = {
-    "bandwidth": "50Mbps",
-    "rtt": "100ms",
-    "access_bandwidth": "1Gbps",
-    "access_delay": "1ms",
-    "buffer": "inf",
-    "duration": "240s",
-    "cbr": "50%",
-    "cbr_start": "80s",
-    "cbr_stop": "160s",
-    "flows": 1,
-    **COMMON_DEFAULTS,
-}
+    "bandwidth": "50Mbps", "rtt": "100ms", "access_bandwidth": "1Gbps", "access_delay": "1ms",
+    "buffer": "inf", "duration": "240s", "cbr": "50%", "cbr_start": "80s", "cbr_stop": "160s",
+    "flows": 1, **COMMON_DEFAULTS,
+}  # fmt: skip
 
 
 def _dumbbell(name: str, *, cbr: bool = True, mixed: bool = False) -> Builder:
-    """The builder of scenario ``name``: ``flows`` flows on the access dumbbell, with the
-    CBR of ``cbr``/``cbr_start``/``cbr_stop`` when ``cbr``; ``mixed``: ``algorithm`` may
-    name a mix."""
+    """The builder of ``flows`` flows on the access dumbbell (with its CBR when ``cbr``;
+    ``mixed``: ``algorithm`` may name a mix)."""
 
     def build(p: dict[str, Any]) -> Scenario:
         n = _int("flows", p["flows"], minimum=1)
@@ -320,27 +271,17 @@ register(
 @register(
     "qv-many-flows",
     defaults={
-        "bandwidth": "1Gbps",
-        "rtt": "100ms",
-        "access_bandwidth": "1Gbps",
-        "access_delay": "1ms",
-        "buffer": 1500,
-        "flows": 60,
-        "groups": 3,
-        "group_interval": "100s",
-        "active": "300s",
-        "duration": "500s",
-        **COMMON_DEFAULTS,
+        "bandwidth": "1Gbps", "rtt": "100ms", "access_bandwidth": "1Gbps", "access_delay": "1ms",
+        "buffer": 1500, "flows": 60, "groups": 3, "group_interval": "100s", "active": "300s",
+        "duration": "500s", **COMMON_DEFAULTS,
     },
     description=(
         "Quick Vegas paper §5.3.1: 60 flows on a 1 Gb/s x 100 ms dumbbell with "
         "1500-packet buffers, groups of 20 starting at 0, 100 and 200 s, each "
         "active 300 s"
     ),
-)
+)  # fmt: skip
 def _qv_many_flows(p: dict[str, Any]) -> Scenario:
-    """The Quick Vegas paper §5.3.1: groups of flows joining a 1 Gb/s dumbbell, each active
-    300 s."""
     n = _int("flows", p["flows"], minimum=1)
     groups = _int("groups", p["groups"], minimum=1)
     if groups > n:
@@ -358,15 +299,8 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
 @register(
     "qv-different-rtt",
     defaults={
-        "bandwidth": "1Gbps",
-        "access_bandwidth": "1Gbps",
-        "core_delay": "5ms",
-        "rtt1": "50ms",
-        "rtt2": "100ms",
-        "rtt3": "200ms",
-        "flows_per_group": 20,
-        "buffer": 1500,
-        "duration": "200s",
+        "bandwidth": "1Gbps", "access_bandwidth": "1Gbps", "core_delay": "5ms", "rtt1": "50ms",
+        "rtt2": "100ms", "rtt3": "200ms", "flows_per_group": 20, "buffer": 1500, "duration": "200s",
         **COMMON_DEFAULTS,
     },
     description=(
@@ -375,9 +309,8 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
         "paper's Fig. 15 (rates and delays) is not in its text: the RTTs, core "
         "delay and rates here are ours"
     ),
-)
+)  # fmt: skip
 def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
-    """The Quick Vegas paper §5.3.2: three groups of flows with different RTTs share R3-R4."""
     per = _int("flows_per_group", p["flows_per_group"], minimum=1, maximum=MAX_FLOWS // 3)
     bw, acc_bw, core_d, buf = _core_wire(p)
     head = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
@@ -410,20 +343,9 @@ register(
 @register(
     "thesis-two-flow",
     defaults={
-        "x1": "1ms",
-        "x2": "30ms",
-        "flows": 2,
-        "bandwidth": "1.5Mbps",
-        "access_bandwidth": "10Mbps",
-        "core_delay": "1ms",
-        "dest_delay": "1ms",
-        "buffer": 100,
-        "queue": "drop-tail",
-        "red_min": 15,
-        "red_max": 45,
-        "red_max_p": 0.02,
-        "red_w_q": 0.002,
-        "duration": "100s",
+        "x1": "1ms", "x2": "30ms", "flows": 2, "bandwidth": "1.5Mbps", "access_bandwidth": "10Mbps",
+        "core_delay": "1ms", "dest_delay": "1ms", "buffer": 100, "queue": "drop-tail",
+        "red_min": 15, "red_max": 45, "red_max_p": 0.02, "red_w_q": 0.002, "duration": "100s",
         **COMMON_DEFAULTS,
     },
     description=(
@@ -433,9 +355,8 @@ register(
         "(thresholds 15/45, 1/linterm = 0.02, w_q = 0.002); flows=1 runs connection "
         "1 alone; duration is ours"
     ),
-)
+)  # fmt: skip
 def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
-    """Tsang's thesis ch. 3 Fig. 3.1: S_i -x_i- R1 -1 ms, 1.5 Mb/s- R2 -1 ms- D_i."""
     n = _int("flows", p["flows"], minimum=1)
     if n > 2:
         raise ValueError(f"flows must be 1 or 2 (the thesis's two connections), got {n}")
@@ -458,16 +379,9 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
 @register(
     "asymmetric",
     defaults={
-        "k": 3,
-        "bandwidth": "1.6Mbps",
-        "forward_delay": "50ms",
-        "reverse_delay": "50ms",
-        "forward_buffer": 15,
-        "reverse_buffer": 10,
-        "access_bandwidth": "10Mbps",
-        "access_delay": "0ms",
-        "duration": "200s",
-        **COMMON_DEFAULTS,
+        "k": 3, "bandwidth": "1.6Mbps", "forward_delay": "50ms", "reverse_delay": "50ms",
+        "forward_buffer": 15, "reverse_buffer": 10, "access_bandwidth": "10Mbps",
+        "access_delay": "0ms", "duration": "200s", **COMMON_DEFAULTS,
     },
     description=(
         "Asymmetric-network paper Fig. 1 / Tables I-III: forward link mu_f = 1.6 Mb/s "
@@ -475,9 +389,8 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
         "packets forward and 10 ACKs back (the paper ran Vegas with alpha=1, beta=3); "
         "host links and duration are ours"
     ),
-)
+)  # fmt: skip
 def _asymmetric(p: dict[str, Any]) -> Scenario:
-    """The asymmetric-network paper Fig. 1: forward link μf, reverse (ACK) link μr = μf / k."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
     ack = units.bytes_(p["ack_size"], name="ack_size")
     k = _real("k", p["k"], "a number > 0 (mu_f / mu_r) such as 3")
@@ -514,14 +427,8 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
 register(
     "itcp-long-delay",
     defaults={
-        "bandwidth": "622Mbps",
-        "rtt": "260ms",
-        "access_bandwidth": "1Gbps",
-        "access_delay": "10ms",
-        "buffer": "inf",
-        "flows": 1,
-        "duration": "100s",
-        **COMMON_DEFAULTS,
+        "bandwidth": "622Mbps", "rtt": "260ms", "access_bandwidth": "1Gbps", "access_delay": "10ms",
+        "buffer": "inf", "flows": 1, "duration": "100s", **COMMON_DEFAULTS,
     },
     description=(
         "iTCP-Vegas paper §4: one flow over a 622 Mb/s backbone with 110 ms link "
@@ -529,4 +436,4 @@ register(
         "bandwidth=155Mbps rtt=240ms...840ms duration=200s for its Table 2 (whose "
         "values are RTTs); buffer and packet size are ours (the paper is silent)"
     ),
-)(_dumbbell("itcp-long-delay", cbr=False))
+)(_dumbbell("itcp-long-delay", cbr=False))  # fmt: skip

@@ -1,30 +1,7 @@
-"""Scenario files: an experiment written in TOML, run as written by every engine.
-
-A scenario file describes links, flows (one by one or in groups), cross traffic and queue
-disciplines; tcpfluid derives what the file leaves out (each declared link's reverse
-direction ``NAME-rev``; with ``rtt``, a flow's four access links). The keys of each table
-(:data:`TOP_KEYS`, :data:`LINK_KEYS`, :data:`FLOW_KEYS`, :data:`CBR_KEYS`), the derivations
-and the overrides (:func:`file_parameters`) are described in docs/your-own-scenario.md;
-examples/scenarios/ has files. Every error is a ``ValueError`` naming the file, the table
-and the key.
-
-Examples
---------
->>> sc = scenario_from_toml('''
-... duration = "30s"
-... [[link]]
-... name = "bottleneck"
-... rate = "10Mbps"
-... delay = "5ms"
-... [[flow]]
-... algorithm = "vegas"
-... rtt = "50ms"
-... ''')
->>> [f.name for f in sc.flows], sc.flows[0].forward
-(['vegas-1'], ('vegas-1-in', 'bottleneck', 'vegas-1-out'))
->>> round(sum(sc.link(n).delay_s for n in (*sc.flows[0].forward, *sc.flows[0].reverse)), 6)
-0.05
-"""
+"""Scenario files: an experiment written in TOML, run as written by every engine; the keys
+of each table (:data:`TOP_KEYS`, :data:`LINK_KEYS`, :data:`FLOW_KEYS`, :data:`CBR_KEYS`),
+what tcpfluid derives and the overrides: docs/your-own-scenario.md. Every error is a
+``ValueError`` naming the file, the table and the key."""
 
 from __future__ import annotations
 
@@ -41,16 +18,9 @@ from .model import Scenario, _int
 from .topology import _NO_CBR, LAW_PARAMETER_KEYS
 
 __all__ = [
-    "CBR_KEYS",
-    "FLOW_KEYS",
-    "LINK_KEYS",
-    "TOP_KEYS",
-    "file_parameters",
-    "is_scenario_file",
-    "load_scenario",
-    "scenario_from_toml",
-    "scenario_to_toml",
-]
+    "CBR_KEYS", "FLOW_KEYS", "LINK_KEYS", "TOP_KEYS", "file_parameters", "is_scenario_file",
+    "load_scenario", "scenario_from_toml", "scenario_to_toml",
+]  # fmt: skip
 
 from ._file_build import (
     _LIST_KEYS,
@@ -61,14 +31,14 @@ from ._file_build import (
     LINK_KEYS,
     TOP_KEYS,
     _build,
+    _list_of_tables,
     _number_or_text,
     _Where,
 )
 
 
 def is_scenario_file(name: Any) -> bool:
-    """Whether ``name`` designates a scenario file rather than a named scenario: a path
-    ending in ``.toml``, or naming an existing file."""
+    """Whether ``name`` is a scenario file's path (ending in ``.toml``, or an existing file)."""
     if isinstance(name, os.PathLike):
         return True
     if not isinstance(name, str) or not name:
@@ -77,13 +47,8 @@ def is_scenario_file(name: Any) -> bool:
 
 
 def read_toml(path: str | os.PathLike[str], what: str) -> dict[str, Any]:
-    """The TOML file ``path`` as a dict; ``what`` names it in errors (``"scenario file"``).
-
-    Raises
-    ------
-    ValueError
-        A missing file, one that cannot be read, is not UTF-8 text or is not valid TOML.
-    """
+    """The TOML file ``path`` as a dict; ValueError naming it (as ``what``) if it is missing,
+    unreadable, not UTF-8 text or not valid TOML."""
     p = FsPath(path)
     src = str(p)
     if not p.is_file():
@@ -102,7 +67,7 @@ def read_toml(path: str | os.PathLike[str], what: str) -> dict[str, Any]:
 
 
 def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario:
-    """Read the scenario file ``path`` (module docstring) and build its scenario.
+    """Read the scenario file ``path`` and build its scenario.
 
     Parameters
     ----------
@@ -116,16 +81,12 @@ def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario
     Returns
     -------
     Scenario
-        As :func:`tcpfluid.scenarios.build_scenario` builds a named one: starts spread
-        when ``start_spread`` is set, flows starting after the end left out with a note,
-        and a run that can carry at least one packet.
+        As :func:`tcpfluid.scenarios.build_scenario` builds a named one.
 
     Raises
     ------
     ValueError
-        Naming the file, the table and the key: not a TOML file, an unknown key or table,
-        a value out of range, a link name that is not declared, a group's list of the
-        wrong length, an ``rtt`` shorter than its path's round trip.
+        Naming the file, the table and the key.
     """
     p = FsPath(path)
     return _finish(*_build(read_toml(p, "scenario file"), str(p), p.stem, overrides))
@@ -141,32 +102,25 @@ def scenario_from_toml(text: str, /, *, source: str = "<toml>", **overrides: Any
 
 
 def file_parameters(path: str | os.PathLike[str]) -> tuple[str, ...]:
-    """The override keys scenario file ``path`` accepts (module docstring), in order."""
+    """The override keys scenario file ``path`` accepts, in order."""
     return _parameters(read_toml(path, "scenario file"))
 
 
 def _parameters(data: Mapping[str, Any]) -> tuple[str, ...]:
     keys: list[str] = [*_TOP_OVERRIDES, "bandwidth", "buffer", "rtt", *LAW_PARAMETER_KEYS, "cbr"]
-    for i, t in enumerate(_tables(data, "link")):
+    for i, t in enumerate(_list_of_tables(data, "link")):
         name = t.get("name", i + 1)
         keys += [f"link.{name}.{k}" for k in LINK_KEYS if k != "name"]
     for kind, allowed in (("flow", FLOW_KEYS), ("cbr", CBR_KEYS)):
-        for i, _t in enumerate(_tables(data, kind), start=1):
+        for i, _t in enumerate(_list_of_tables(data, kind), start=1):
             keys += [f"{kind}.{i}.{k}" for k in allowed if k != "name"]
     return tuple(keys)
-
-
-def _tables(data: Mapping[str, Any], kind: str) -> list[dict[str, Any]]:
-    raw = data.get(kind, [])
-    if isinstance(raw, Mapping):
-        raw = [raw]
-    return [t for t in raw if isinstance(t, dict)] if isinstance(raw, list) else []
 
 
 def _apply_overrides(
     data: dict[str, Any], overrides: Mapping[str, Any], where: _Where
 ) -> dict[str, Any]:
-    """``data`` (a deep copy) with ``overrides`` applied (module docstring)."""
+    """``data`` (a deep copy) with ``overrides`` applied."""
     import copy
 
     out = copy.deepcopy(data)
@@ -185,10 +139,10 @@ def _apply_overrides(
             link = _slowest_declared(out, where, table)
             link["rate" if key == "bandwidth" else "buffer"] = value
         elif key == "rtt":
-            for t in _tables(out, "flow"):
+            for t in _list_of_tables(out, "flow"):
                 t["rtt"] = value
         elif key in LAW_PARAMETER_KEYS:
-            for t in _tables(out, "flow"):
+            for t in _list_of_tables(out, "flow"):
                 t.setdefault("params", {})[key] = _number_or_text(value)
         elif key == "cbr":
             if not (isinstance(value, str) and value.strip().lower() in _NO_CBR):
@@ -200,15 +154,13 @@ def _apply_overrides(
             _set_by_place(out, key, value, where, table)
         else:
             raise where.fail(
-                table,
-                None,
-                f"unknown parameter {key!r}; parameters: {', '.join(_parameters(out))}",
+                table, None, f"unknown parameter {key!r}; parameters: {', '.join(_parameters(out))}"
             )
     return out
 
 
 def _slowest_declared(data: dict[str, Any], where: _Where, table: str) -> dict[str, Any]:
-    links = _tables(data, "link")
+    links = _list_of_tables(data, "link")
     if not links:
         raise where.fail(table, None, "the file declares no [[link]]")
     try:
@@ -226,7 +178,7 @@ def _slowest_declared(data: dict[str, Any], where: _Where, table: str) -> dict[s
 
 def _set_by_place(data: dict[str, Any], key: str, value: Any, where: _Where, table: str) -> None:
     kind, sel, rest = key.split(".", 2)
-    tables = _tables(data, kind)
+    tables = _list_of_tables(data, kind)
     found = None
     if sel.isdigit() and 1 <= int(sel) <= len(tables):
         found = tables[int(sel) - 1]
@@ -283,23 +235,14 @@ def _key(k: str) -> str:
 
 
 def _bps(rate_bps: float) -> str:
-    """A rate as the file writes it: bits/s with its unit, the float's shortest exact
-    spelling (a bare number is refused on loading)."""
+    """A rate as the file writes it: bits/s, the float's shortest exact spelling."""
     return f"{rate_bps!r}bps"
 
 
 def scenario_to_toml(scenario: Scenario) -> str:
-    """``scenario`` as a scenario file (module docstring) that loads back to an equal one.
-
-    Every link, path and time is written out (rates in bits/s, delays and times in s,
-    buffers in packets); nothing is derived on loading. The scenario's ``params`` go
-    under ``[params]`` (recorded, they change nothing).
-
-    Raises
-    ------
-    TypeError
-        A parameter value a TOML file cannot hold.
-    """
+    """``scenario`` as a scenario file that loads back to an equal one: every link, path and
+    time written out, ``params`` under ``[params]`` (a record); TypeError for a value a TOML
+    file cannot hold."""
     lines = [
         "# written by `tcpfluid scenario show --toml`: every link and path explicit;",
         "# rates in bits/s, delays and times in s, buffers in packets",

@@ -1,18 +1,8 @@
 """Several algorithms in one scenario: ``"vegas:8,reno:2"`` and per-flow law parameters.
 
-An **algorithm mix** gives ``NAME:COUNT`` entries to the flows in their order; the last
-may leave out its count (the remaining flows); one name without a count runs every flow;
-the counts must cover the flows exactly. A **flow selector** (:func:`select_flows`) names
-flows by algorithm, name, position ``"3"`` or range ``"1-8"`` (from 1).
-docs/your-own-scenario.md, "Several algorithms".
-
-Examples
---------
->>> parse_mix("vegas:8,reno:2")
-[('vegas', 8), ('reno', 2)]
->>> parse_mix("vegas")
-[('vegas', None)]
-"""
+A mix gives ``NAME:COUNT`` entries to the flows in order (the last may leave out its
+count); a flow selector names flows by algorithm, name, position ``"3"`` or range ``"1-8"``
+(docs/your-own-scenario.md, "Several algorithms")."""
 
 from __future__ import annotations
 
@@ -28,14 +18,7 @@ __all__ = ["mix_label", "parse_mix", "select_flows", "with_flow_params", "with_m
 
 
 def parse_mix(text: str) -> list[tuple[str, int | None]]:
-    """``"vegas:8,reno:2"`` as ``[("vegas", 8), ("reno", 2)]`` (module docstring).
-
-    Raises
-    ------
-    ValueError
-        Naming the entry: an unknown algorithm, a count that is not an integer >= 1, a
-        count missing before the last entry, or an empty text.
-    """
+    """``"vegas:8,reno:2"`` as ``[("vegas", 8), ("reno", 2)]``; ValueError naming a bad entry."""
     from ..algorithms.registry import law_class
 
     if not isinstance(text, str):
@@ -85,18 +68,9 @@ def _check_law_params(flow: FlowSpec, algorithm: str, where: str) -> None:
 
 
 def with_mix(scenario: Scenario, text: str) -> Scenario:
-    """``scenario`` with its flows' algorithms set by the mix ``text`` (module docstring).
-
-    A single name without a count sets every flow (as
-    :meth:`~tcpfluid.scenarios.Scenario.with_algorithm`). The flows keep their law
-    parameters; a flow whose new law does not take one of them is an error naming both.
-
-    Raises
-    ------
-    ValueError
-        The mix does not parse (:func:`parse_mix`) or its counts do not add up to the
-        scenario's number of flows.
-    """
+    """``scenario`` with its flows' algorithms set by the mix ``text``, keeping their law
+    parameters; ValueError if it does not parse, its counts do not add up to the flows or a
+    law refuses a flow's parameter."""
     entries = parse_mix(text)
     ft = scenario.flow_table
     if len(entries) == 1 and entries[0][1] is None:
@@ -130,13 +104,7 @@ def with_mix(scenario: Scenario, text: str) -> Scenario:
 
 
 def select_flows(scenario: Scenario, selector: str) -> list[int]:
-    """Indices of the flows ``selector`` names (module docstring).
-
-    Raises
-    ------
-    ValueError
-        A selector that names no flow (listing what would be accepted).
-    """
+    """Indices of the flows ``selector`` names; ValueError if it names none."""
     sel = selector.strip()
     ft = scenario.flow_table
     n = len(ft)
@@ -162,19 +130,11 @@ def select_flows(scenario: Scenario, selector: str) -> list[int]:
 def with_flow_params(
     scenario: Scenario, selector: str | None, params: Mapping[str, Any]
 ) -> Scenario:
-    """``scenario`` with law ``params`` merged into the parameters of the flows ``selector``
-    names (every flow when ``None``).
-
-    Raises
-    ------
-    ValueError
-        The selector names no flow, or a selected flow's law does not take a parameter.
-    """
+    """``scenario`` with law ``params`` merged into those of the flows ``selector`` names
+    (``None``: every flow); ValueError if it names none or a law refuses a parameter."""
     ft = scenario.flow_table
-    chosen = np.zeros(len(ft), dtype=bool)
-    if selector is None:
-        chosen[:] = True
-    else:
+    chosen = np.full(len(ft), selector is None)
+    if selector is not None:
         chosen[select_flows(scenario, selector)] = True
     # each law of a chosen flow once more, with the parameters merged
     L = len(ft.laws)

@@ -1,11 +1,5 @@
-"""The scenario data model: links, flows, constant-bit-rate sources, the scenario.
-
-Rates of links and CBR sources are kept in bits per second (a property of the wire); the
-reduction for the fluid engines (:mod:`tcpfluid.scenarios.reduction`) converts them to
-packets per second. The links and flows are kept as columns
-(:mod:`tcpfluid.scenarios._columns`), read back as :class:`Link` and :class:`FlowSpec`
-objects when indexed or iterated.
-"""
+"""The scenario data model: links, flows, constant-bit-rate sources, the scenario (rates in
+bits/s; links and flows kept as columns, :mod:`tcpfluid.scenarios._columns`)."""
 
 from __future__ import annotations
 
@@ -21,16 +15,7 @@ import numpy as np
 from .. import units
 from .._validation import check_int
 from ..queueing import DISCIPLINES, check_discipline, red_parameters
-from ._columns import (
-    FloatArray,
-    FlowSeq,
-    FlowTable,
-    IntArray,
-    LinkSeq,
-    LinkTable,
-    csr,
-    route_sums,
-)
+from ._columns import FloatArray, FlowSeq, FlowTable, IntArray, LinkSeq, LinkTable, csr, route_sums
 
 if TYPE_CHECKING:  # pragma: no cover
     from .reduction import FluidView
@@ -56,6 +41,12 @@ def _set_interval(owner: Any, kind: str) -> None:
     object.__setattr__(owner, "stop_s", stop)
 
 
+def _check_links(name: str, kind: str, links: Sequence[str], lt: LinkTable) -> None:
+    for ln in links:
+        if lt.find(ln) < 0:
+            raise ValueError(f"{kind} {name!r} uses unknown link {ln!r}; links: {sorted(lt.names)}")
+
+
 #: the most flows a builder makes from one count parameter (:data:`FLOW_COUNT_KEYS`), with
 #: the bytes and seconds building takes per flow (docs/your-own-scenario.md)
 MAX_FLOWS = 10_000_000
@@ -66,26 +57,23 @@ FLOW_COUNT_KEYS = ("flows", "flows_per_group")
 
 
 def _int(name: str, value: Any, *, minimum: int, maximum: int | None = None) -> int:
-    """An integer from a number or a string such as ``"3"``.
-
-    A flow count (:data:`FLOW_COUNT_KEYS`) is at most :data:`MAX_FLOWS` unless ``maximum``
-    says otherwise; the message gives the memory and time the count would take.
-    """
+    """An integer from a number or a string such as ``"3"``; a flow count
+    (:data:`FLOW_COUNT_KEYS`) at most :data:`MAX_FLOWS` unless ``maximum`` says otherwise."""
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
             raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}") from None
     n = check_int(name, value, minimum=minimum)
-    if maximum is None and name in FLOW_COUNT_KEYS:
-        maximum = MAX_FLOWS
+    counts = name in FLOW_COUNT_KEYS
+    maximum = MAX_FLOWS if maximum is None and counts else maximum
     if maximum is not None and n > maximum:
-        extra = ""
-        if name in FLOW_COUNT_KEYS:
-            extra = (
-                f" (building them alone would take about {n * _BYTES_PER_FLOW / 1e9:.3g} GB "
-                f"and {n * _SECONDS_PER_FLOW:.3g} s)"
-            )
+        extra = (
+            f" (building them alone would take about {n * _BYTES_PER_FLOW / 1e9:.3g} GB "
+            f"and {n * _SECONDS_PER_FLOW:.3g} s)"
+            if counts
+            else ""
+        )
         raise ValueError(f"{name} must be an integer in [{minimum}, {maximum:,}], got {n:,}{extra}")
     return n
 
@@ -104,8 +92,7 @@ def _real(name: str, value: Any, accepted: str = "a number") -> float:
 
 @contextlib.contextmanager
 def paused_gc() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a scenario is built: collections
-    during the build make it quadratic in the number of flows (docs/your-own-scenario.md)."""
+    """Pause the cyclic garbage collector while a scenario is built (docs/your-own-scenario.md)."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -129,36 +116,17 @@ def _plain(v: Any) -> Any:
 
 
 class _Plain:
-    """``to_dict`` for the frozen dataclasses below."""
-
     def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields in order (:func:`_plain` values)."""
+        """Plain description: its fields in order (JSON-ready)."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
 class Link(_Plain):
-    """One direction of a wire.
-
-    Attributes
-    ----------
-    name
-        Unique name within the scenario (``"R1-R2"``).
-    rate_bps
-        Transmission rate, bits/s.
-    delay_s
-        One-way propagation delay, s (``>= 0``).
-    buffer_pkts
-        Buffer of the queue feeding the link, packets (``inf``: no loss). A string in bits
-        or bytes (``"64 kB"``) is converted with 1000-byte packets: a link does not know
-        its scenario's packet size (the scenario builders convert with it), so give
-        packets when the packets are of another size.
-    discipline
-        ``"drop-tail"`` or ``"red"``.
-    red
-        RED parameters (``min_th``, ``max_th``, ``max_p``, ``w_q``) when the
-        discipline is ``"red"``; empty otherwise.
-    """
+    """One direction of a wire: ``name`` (unique), ``rate_bps`` (bits/s), ``delay_s``
+    (one-way, s), ``buffer_pkts`` (packets, ``inf``: no loss; a size in bytes is converted
+    with 1000-byte packets), ``discipline`` (``"drop-tail"`` or ``"red"``) and its ``red``
+    parameters (``min_th``, ``max_th``, ``max_p``, ``w_q``)."""
 
     name: str
     rate_bps: float
@@ -171,8 +139,7 @@ class Link(_Plain):
         name = self.name
         if not isinstance(name, str) or not name:
             raise ValueError(f"link name must be a non-empty string, got {name!r}")
-        # plain floats already in range are taken as they are (a many-flow scenario builds
-        # tens of thousands of links); anything else goes through tcpfluid.units
+        # plain floats already in range are taken as they are; others go through units
         rate, delay, buf = self.rate_bps, self.delay_s, self.buffer_pkts
         if not (type(rate) is float and 0.0 < rate < math.inf):
             object.__setattr__(self, "rate_bps", units.bits_per_second(rate, name=f"{name}.rate"))
@@ -185,17 +152,8 @@ class Link(_Plain):
         object.__setattr__(self, "red", dict(self.red))
 
     def red_parameters(self) -> dict[str, Any]:
-        """The RED parameters every engine uses, checked, with the defaults filled in.
-
-        Returns ``{"min_th", "max_th", "max_p", "w_q", "gentle"}`` (thresholds in packets;
-        the defaults are :data:`tcpfluid.queueing.RED_DEFAULTS`), or ``{}`` for a
-        drop-tail link.
-
-        Raises
-        ------
-        ValueError, TypeError
-            As :func:`tcpfluid.queueing.red_parameters`, naming the link.
-        """
+        """The RED parameters every engine uses, checked, defaults filled in
+        (:func:`tcpfluid.queueing.red_parameters`); ``{}`` for a drop-tail link."""
         if self.discipline != "red":
             return {}
         return red_parameters(self.red, link=self.name).to_dict()
@@ -203,22 +161,9 @@ class Link(_Plain):
 
 @dataclass(frozen=True)
 class FlowSpec(_Plain):
-    """A TCP connection of a scenario.
-
-    Attributes
-    ----------
-    name
-        Unique name (``"S1-D1"``).
-    forward, reverse
-        Names of the links crossed by data packets and by ACKs, in order.
-    start_s, stop_s
-        When the source starts and stops sending (``stop_s = inf``: until the end).
-    algorithm
-        Registry name of the control law (``"vegas"``...); ``None`` until an engine is
-        told which law to run (``tcpfluid simulate --algorithm``).
-    params
-        Law parameters passed to :func:`tcpfluid.algorithms.get_law`.
-    """
+    """A TCP connection: ``name``, the links its data (``forward``) and ACKs (``reverse``)
+    cross, ``start_s``/``stop_s`` (s; ``inf``: until the end), ``algorithm`` (a law's
+    registry name, ``None`` until chosen) and its ``params``."""
 
     name: str
     forward: tuple[str, ...]
@@ -239,19 +184,8 @@ class FlowSpec(_Plain):
 
 @dataclass(frozen=True)
 class CbrSource(_Plain):
-    """Constant-bit-rate cross traffic (the UDP/CBR flow of the Quick Vegas paper §5.1).
-
-    Attributes
-    ----------
-    name
-        Unique name.
-    rate_bps
-        Sending rate, bits/s.
-    start_s, stop_s
-        Active interval ``[start_s, stop_s)``.
-    links
-        Names of the links it crosses.
-    """
+    """Constant-bit-rate cross traffic (the Quick Vegas paper §5.1): ``rate_bps`` (bits/s)
+    over ``[start_s, stop_s)`` across ``links``."""
 
     name: str
     rate_bps: float
@@ -271,14 +205,8 @@ class CbrSource(_Plain):
 
 @dataclass(frozen=True)
 class Scenario:
-    """A complete experiment description: links, flows, CBR sources, ``duration_s``, packet
-    and ACK sizes, the parameter values the builder was called with (``params``) and
-    ``notes`` (what the builder changed, e.g. flows left out of a shortened run).
-
-    ``links`` and ``flows`` may be given as sequences of :class:`Link` and
-    :class:`FlowSpec`; the scenario keeps them as columns and reads them back as sequences
-    of the same objects, each made when it is read.
-    """
+    """An experiment: links, flows, CBR sources, ``duration_s``, packet and ACK sizes
+    (bytes), the builder's ``params`` and ``notes`` (e.g. flows left out of a short run)."""
 
     name: str
     links: Sequence[Link]
@@ -324,30 +252,18 @@ class Scenario:
         else:
             flows = tuple(self.flows)
             ft = FlowTable.from_flows(flows, lt.find)
-            if (ft.fwd_idx.size and ft.fwd_idx.min() < 0) or (
-                ft.rev_idx.size and ft.rev_idx.min() < 0
-            ):
+            if min(ft.fwd_idx.min(initial=0), ft.rev_idx.min(initial=0)) < 0:
                 for fl in flows:
-                    for ln in (*fl.forward, *fl.reverse):
-                        if lt.find(ln) < 0:
-                            raise ValueError(
-                                f"flow {fl.name!r} uses unknown link {ln!r}; links: "
-                                f"{sorted(lt.names)}"
-                            )
-        n_links = len(lt)
+                    _check_links(fl.name, "flow", (*fl.forward, *fl.reverse), lt)
         for idx in (ft.fwd_idx, ft.rev_idx):
-            if idx.size and not (idx.min() >= 0 and idx.max() < n_links):
+            if idx.size and not (idx.min() >= 0 and idx.max() < len(lt)):
                 raise ValueError(f"scenario {self.name!r}: a flow's route names no link")
         if not np.all(np.diff(ft.fwd_ptr) > 0):
             k = int(np.argmin(np.diff(ft.fwd_ptr) > 0))
             raise ValueError(f"flow {ft.names[k]!r}: forward must list at least one link")
         object.__setattr__(self, "flows", FlowSeq(ft, lt))
         for c in self.cbr:
-            for ln in c.links:
-                if lt.find(ln) < 0:
-                    raise ValueError(
-                        f"CBR {c.name!r} uses unknown link {ln!r}; links: {sorted(lt.names)}"
-                    )
+            _check_links(c.name, "CBR", c.links, lt)
 
     @property
     def link_table(self) -> LinkTable:
@@ -371,12 +287,8 @@ class Scenario:
         return self.link_table.link(k)
 
     def base_rtt_s(self, flow: FlowSpec) -> float:
-        """The base RTT d of ``flow``, s, from its own links (the Quick Vegas paper eq. 5).
-
-        ``d = τ + Σ_fwd s/X_i + Σ_rev a/X_i``: the propagation delays of its links plus the
-        transmission time of a data packet (``s`` bits) on each forward link and of an ACK
-        (``a`` bits) on each reverse link (:meth:`base_rtts_s` for every flow at once).
-        """
+        """The base RTT d of ``flow``, s: ``τ + Σ_fwd s/X_i + Σ_rev a/X_i`` over its own links
+        (the Quick Vegas paper eq. 5)."""
         key = (flow.forward, flow.reverse)
         d = self._base_rtt.get(key)
         if d is None:  # one computation per route: many flows share a few routes
@@ -411,10 +323,8 @@ class Scenario:
         )
 
     def with_algorithm(self, algorithm: str, **params: Any) -> Scenario:
-        """The same scenario with every flow running ``algorithm``.
-
-        ``params`` are merged over the parameters the builder gave each flow.
-        """
+        """The same scenario with every flow running ``algorithm`` (``params`` merged over
+        each flow's)."""
         ft = self.flow_table
         laws = [(algorithm, {**dict(p), **params}) for _, p in ft.laws]
         out = self.with_flow_table(ft.with_laws(ft.law, laws))
@@ -424,16 +334,8 @@ class Scenario:
         return out
 
     def without_late_flows(self) -> Scenario:
-        """The scenario without the flows that would start at or after its end, with a note.
-
-        :attr:`notes` says which were left out (the summaries show the notes); ``self`` when
-        every flow starts inside the run.
-
-        Raises
-        ------
-        ValueError
-            If no flow starts before the end of the run.
-        """
+        """The scenario without the flows that would start at or after its end, with a note
+        saying which (``self`` when there are none); ValueError if no flow is left."""
         ft = self.flow_table
         inside = ft.start_s < self.duration_s
         if inside.all():
@@ -454,22 +356,14 @@ class Scenario:
         return self.with_flow_table(ft.take(np.flatnonzero(inside)), notes=(*self.notes, note))
 
     def fluid_view(self, engine: str | None = "rounds") -> FluidView:
-        """The reduction of this scenario for the fluid engines
-        (:func:`tcpfluid.scenarios.reduction.fluid_view`), checked for ``engine`` (default
-        the round model, the most restrictive; ``None`` checks nothing).
-
-        Raises
-        ------
-        ValueError
-            If ``engine`` cannot model the scenario (RED, unequal base RTTs...).
-        """
+        """:func:`tcpfluid.scenarios.reduction.fluid_view` of this scenario, checked for
+        ``engine`` (``None``: not checked); ValueError if ``engine`` cannot model it."""
         from .reduction import fluid_view
 
         return fluid_view(self, engine)
 
     def _plain_params(self) -> dict[str, Any]:
-        """The parameters the scenario was built from, JSON-ready (an infinite value
-        ``None``): the ``"params"`` of :meth:`to_dict`, without describing every flow."""
+        """The ``"params"`` of :meth:`to_dict` (JSON-ready), without describing every flow."""
         return {k: _plain(v) for k, v in self.params.items()}
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,23 +1,6 @@
-"""The one reduction of a scenario for the fluid engines, and what each engine can model.
-
-The round model and the ODE model see a network as one bottleneck shared by their flows
-(the Quick Vegas paper §4): :func:`fluid_view` reduces a scenario to that picture
-(:class:`FluidView`) and never refuses one; :func:`check_engine` does, per engine, from
-:data:`ENGINE_CAPABILITIES`.
-
-Examples
---------
->>> from tcpfluid.scenarios import build_scenario
->>> view = fluid_view(build_scenario("qv-basic"))
->>> view.bottleneck, round(view.path.bdp, 1), [(c.start_s, c.stop_s) for c in view.cross_traffic]
-('R1-R2', 626.1, [(80.0, 160.0)])
->>> sc = build_scenario("thesis-two-flow", queue="red").with_algorithm("vegas")
->>> view = fluid_view(sc, "rounds")  # RED and two base RTTs: every engine models them
->>> view.discipline, [round(d, 4) for d in view.base_rtt_s]
-('red', [0.0132, 0.0712])
->>> [e for e, c in ENGINE_CAPABILITIES.items() if c.several_bottlenecks]
-['packet']
-"""
+"""The one reduction of a scenario for the fluid engines (one bottleneck shared by their
+flows, the Quick Vegas paper §4: :func:`fluid_view`, which never refuses a scenario), and
+what each engine can model (:data:`ENGINE_CAPABILITIES`, :func:`check_engine`)."""
 
 from __future__ import annotations
 
@@ -46,11 +29,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class CrossTrafficChange:
-    """Cross traffic seen by the fluid models: ``rate_pps`` taken from the bottleneck.
-
-    ``rate_pps`` is in data packets per second of the scenario's packet size, active over
-    ``[start_s, stop_s)``.
-    """
+    """Cross traffic seen by the fluid models: ``rate_pps`` (data packets/s) taken from the
+    bottleneck over ``[start_s, stop_s)``."""
 
     rate_pps: float
     start_s: float
@@ -61,36 +41,12 @@ class CrossTrafficChange:
 class FluidView:
     """A scenario reduced to one bottleneck: everything the fluid engines need.
 
-    Attributes
-    ----------
-    scenario
-        The scenario reduced.
-    path
-        The bottleneck path: μ (packets/s), d (the first flow's base RTT, s), the
-        bottleneck's buffer, and the ACK-path bottleneck when there is one.
-    flows
-        The scenario's flows (algorithm, law parameters, start/stop).
-    base_rtt_s, start_s, stop_s
-        Per flow: base RTT (eq. 5 over its own links), start and stop time, s.
-    bottleneck
-        Name of the bottleneck link (:func:`bottleneck`).
-    reverse_bottleneck
-        Name of the ACK-path bottleneck link, or ``None`` when the ACK path is faster than μ.
-    discipline, red
-        The bottleneck's queue discipline and its RED parameters (``None`` for drop-tail).
-    cross_traffic
-        The CBR sources crossing the bottleneck, as rates in packets/s, switched on and off
-        when their packets reach it, on the first flow's clock; a source whose last packet
-        reaches it before that clock's 0 is left out.
-    off_bottleneck_cbr
-        Names of CBR sources that do not cross the bottleneck (no fluid engine models them).
-    shared
-        Whether every flow crosses the bottleneck (and the ACK-path bottleneck, if any) and
-        no flow has a slower link of its own.
-    duration_s
-        Simulated time, s.
-    notes
-        The scenario's notes (e.g. flows left out of a shortened run).
+    ``path``: μ (packets/s), d (the first flow's base RTT, s), the bottleneck's buffer and
+    the ACK-path bottleneck (``reverse_bottleneck``, ``None`` when faster than μ); per flow
+    ``base_rtt_s``, ``start_s``, ``stop_s`` (s); the bottleneck's ``discipline`` and ``red``
+    parameters; ``cross_traffic``: the CBR sources crossing it, placed when their packets
+    reach it on the first flow's clock; ``off_bottleneck_cbr``: the names of the others;
+    ``shared``: every flow crosses the bottleneck(s) with no slower link of its own.
     """
 
     scenario: Scenario
@@ -116,9 +72,8 @@ class FluidView:
 
 
 def same_clock(rtts: NDArray[np.float64], d: float) -> NDArray[np.bool_]:
-    """Which base RTTs ``rtts`` share the round clock of base RTT ``d``: equal to rounding
-    (``math.isclose``, relative tolerance 1e-9), vectorised; the one rule for "one base
-    RTT" of the fluid view and of both fluid engines' round clocks and placed flows."""
+    """Which base RTTs ``rtts`` share the round clock of base RTT ``d`` (equal to a relative
+    1e-9): the one rule for "one base RTT" of the fluid view and the fluid engines."""
     with np.errstate(invalid="ignore"):
         return (rtts == d) | (np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), abs(d)))
 
@@ -141,12 +96,9 @@ def _bottleneck_index(scenario: Scenario, *, reverse: bool = False) -> int | Non
 
 
 def bottleneck(scenario: Scenario, *, reverse: bool = False) -> Link | None:
-    """The bottleneck link of ``scenario`` (the one rule of every engine and summary).
-
-    The slowest link of the first flow's forward path (``reverse=True``: of its ACK path);
-    among equally slow links the one crossed by the most flows, then the first on the path
-    (the one that queues: a later link of the same rate never does).
-    ``None`` only for ``reverse=True`` when the first flow lists no ACK links.
+    """The bottleneck link of ``scenario``: the slowest link of the first flow's forward path
+    (``reverse=True``: ACK path; ``None`` if it has none); among equally slow links the one
+    crossed by the most flows, then the first on the path.
 
     Examples
     --------
@@ -170,9 +122,7 @@ def _is_shared(scenario: Scenario, bott: int, rbott: int | None) -> bool:
 
 
 def _to_bottleneck_s(scenario: Scenario, route: Sequence[int], b: int) -> float:
-    """The time a packet takes from its source to the bottleneck ``b`` (link index) along
-    ``route`` (link indices, in order): the delays and transmission times of the links
-    before ``b``, s."""
+    """The time a packet takes along ``route`` (link indices) to link ``b``, s."""
     lt = scenario.link_table
     bits = 8.0 * scenario.packet_size_bytes
     before = route[: route.index(b)]
@@ -180,10 +130,8 @@ def _to_bottleneck_s(scenario: Scenario, route: Sequence[int], b: int) -> float:
 
 
 def _at_bottleneck(scenario: Scenario, c: CbrSource, b: int, lead_s: float) -> CrossTrafficChange:
-    """CBR source ``c`` as the fluid engines see it: its rate in packets/s, switched on and
-    off when its first and last packets reach the bottleneck ``b`` (link index), on a clock
-    on which a flow's packets reach it ``lead_s`` after they are sent (they queue when sent
-    in the fluid engines): its times move by its own lead less ``lead_s`` (not before 0)."""
+    """CBR source ``c`` as the fluid engines see it: in packets/s, switched when its packets
+    reach link ``b``, on a clock on which a flow's packets reach it ``lead_s`` after sending."""
     lt = scenario.link_table
     shift = _to_bottleneck_s(scenario, [lt.find(n) for n in c.links], b) - lead_s
     return CrossTrafficChange(
@@ -194,22 +142,8 @@ def _at_bottleneck(scenario: Scenario, c: CbrSource, b: int, lead_s: float) -> C
 
 
 def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
-    """Reduce ``scenario`` to one bottleneck (module docstring); linear in flows × links.
-
-    Parameters
-    ----------
-    scenario
-        Any scenario.
-    engine
-        ``"rounds"`` or ``"ode"``: also :func:`check_engine` the result for that engine.
-
-    Raises
-    ------
-    TypeError
-        ``scenario`` is not a :class:`~tcpfluid.scenarios.Scenario`.
-    ValueError
-        Only when ``engine`` is given and cannot model the scenario.
-    """
+    """Reduce ``scenario`` to one bottleneck (:class:`FluidView`), checked for ``engine``
+    when given (:func:`check_engine`: ValueError); TypeError for a non-scenario."""
     if not isinstance(scenario, Scenario):
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
@@ -293,14 +227,8 @@ ENGINE_CAPABILITIES: dict[str, Capabilities] = {
 
 
 def check_engine(view: FluidView, engine: str) -> None:
-    """Refuse a scenario ``engine`` cannot model, naming the feature and the engines that can.
-
-    Raises
-    ------
-    ValueError
-        ``engine`` unknown, or the scenario has a feature the engine lacks
-        (:data:`ENGINE_CAPABILITIES`).
-    """
+    """ValueError for an unknown ``engine`` or a scenario it cannot model, naming the feature
+    and the engines that can (:data:`ENGINE_CAPABILITIES`)."""
     from ..engines import _check_engine  # (the engines import the scenarios)
 
     cap = ENGINE_CAPABILITIES[_check_engine(engine, ENGINE_CAPABILITIES)]

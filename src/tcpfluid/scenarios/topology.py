@@ -34,9 +34,8 @@ _NO_CBR = ("none", "off", "0")
 
 
 def rates_with_units(p: Mapping[str, Any]) -> dict[str, Any]:
-    """``p`` with each rate of :data:`RATE_KEYS` checked for a unit (a bare number is
-    refused: :class:`tcpfluid.Path` reads one as packets/s, a link's rate is bits/s); a
-    packet rate (``"6250pps"``) becomes the bit rate of ``packet_size`` bytes per packet."""
+    """``p`` with each rate of :data:`RATE_KEYS` checked for a unit, a packet rate
+    (``"6250pps"``) turned into the bit rate of ``packet_size`` bytes per packet."""
     out = dict(p)
     pkt: float | None = None
     for key in RATE_KEYS:
@@ -50,22 +49,15 @@ def rates_with_units(p: Mapping[str, Any]) -> dict[str, Any]:
         if pkt is None:
             pkt = units.bytes_(out.get("packet_size", 1000.0), name="packet_size")
         bps = units.link_rate_bps(v, packet_size_bytes=pkt, name=key)
-        if not _is_bit_rate(v):  # a packet rate: the builders read bit rates
+        try:
+            units.bits_per_second(v)
+        except ValueError:  # a packet rate: the builders read bit rates
             out[key] = f"{bps!r}bps"
     return out
 
 
-def _is_bit_rate(text: Any) -> bool:
-    try:
-        units.bits_per_second(text)
-    except ValueError:
-        return False
-    return True
-
-
 def law_params(p: Mapping[str, Any]) -> dict[str, Any]:
-    """The control-law parameters among builder parameters ``p`` (those not ``None``),
-    strings (from ``--set``) converted to floats."""
+    """The control-law parameters among builder parameters ``p`` (not ``None``), as floats."""
     out: dict[str, Any] = {}
     for key in LAW_PARAMETER_KEYS:
         v = p.get(key)
@@ -95,17 +87,10 @@ def _host_pairs(
     stop_s: Any = math.inf,
     tail: Sequence[Link] = (),
 ) -> tuple[LinkSeq, FlowSeq]:
-    """The links and flows of ``n`` host pairs across the wire ``head[0]`` (``src_router``
-    to ``dst_router``; ``head[1]`` back), as columns.
-
-    Flow ``S{i}-D{i}`` (``i`` from 1) crosses ``S{i}-{src_router}``, ``head[0]``,
-    ``{dst_router}-D{i}``; its ACKs ``D{i}-{dst_router}``, ``head[1]``,
-    ``{src_router}-S{i}``. Its source's access wire has one-way delay ``src_delay``, its
-    destination's ``dst_delay`` (numbers or one per flow), both at ``acc_bw``, no buffer
-    limit. Flow ``i`` runs ``laws[law[i]]`` (``law``: an index per flow, or one for all)
-    from ``start_s`` to ``stop_s``. The links are ``head``, the pairs' (four per flow) and
-    ``tail``, in that order.
-    """
+    """The links (``head``, four per pair, ``tail``) and flows of ``n`` host pairs, as columns:
+    flow ``S{i}-D{i}`` crosses ``S{i}-{src_router}``, ``head[0]``, ``{dst_router}-D{i}``
+    (ACKs back over ``head[1]``), access wires of ``acc_bw`` and one-way delays
+    ``src_delay``/``dst_delay``, running ``laws[law[i]]`` from ``start_s`` to ``stop_s``."""
     a, b = src_router, dst_router
     access = Family(1, n, (("S", f"-{a}"), (f"{a}-S", ""), (f"{b}-D", ""), ("D", f"-{b}")))
     ends = LinkTable.from_links([*head, *tail])
@@ -151,7 +136,6 @@ def _scenario(
     flows: Sequence[FlowSpec],
     cbr: Sequence[CbrSource] = (),
 ) -> Scenario:
-    """A registered scenario from its parts (duration and sizes read from ``p``)."""
     from .catalogue import SCENARIOS
 
     return Scenario(
@@ -174,10 +158,8 @@ def _access_topology(
     scenario: str,
     cbr: Sequence[tuple[Any, float, float]] = (),
 ) -> Scenario:
-    """Dumbbell of the Quick Vegas paper's Fig. 6 / the TCP-Ho paper's Fig. 4: sources
-    S_i - R1 - R2 - D_i on access wires of ``access_bandwidth`` and ``access_delay``; R1-R2
-    of ``bandwidth`` and the one-way delay that makes the round trip ``rtt``. CBR sources
-    use their own access wires."""
+    """The dumbbell of the Quick Vegas paper's Fig. 6 / the TCP-Ho paper's Fig. 4: S_i - R1 -
+    R2 - D_i, R1-R2's delay making the round trip ``rtt``; CBR sources on their own wires."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
     bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
     acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
@@ -205,9 +187,8 @@ def _access_topology(
 
 
 def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
-    """The ``cbr``/``cbr_start``/``cbr_stop`` parameters as one (rate, start, stop) entry:
-    ``cbr`` a bit rate, a share of the bottleneck (``"50%"``: "halve the available
-    bandwidth", the Quick Vegas paper §5.2, the TCP-Ho paper §5.1.2) or ``"none"``."""
+    """``cbr`` (a bit rate, a share of the bottleneck such as ``"50%"``, or ``"none"``),
+    ``cbr_start`` and ``cbr_stop`` as (rate, start, stop) entries."""
     spec = p["cbr"]
     if isinstance(spec, str) and spec.strip().lower() in _NO_CBR:
         return []
@@ -235,12 +216,9 @@ def rtt_dumbbell(
     name: str = "dumbbell",
     packet_size_bytes: float = 1000.0,
 ) -> Scenario:
-    """A dumbbell whose flows each have their own base RTT.
-
-    Flow ``S{i}-D{i}`` runs ``S{i} - R1 - R2 - D{i}``: the bottleneck ``R1-R2`` has a
-    one-way delay of a quarter of the first flow's RTT, each access link ten times its rate
-    and the delay that makes the flow's round-trip propagation delay ``rtts_s[i]`` (at
-    least the first flow's; the Quick Vegas paper's Fig. 6 with per-flow access delays).
+    """A dumbbell whose flows each have their own base RTT: flow ``S{i}-D{i}`` runs
+    ``S{i} - R1 - R2 - D{i}``, the bottleneck's one-way delay a quarter of the first RTT,
+    access links ten times its rate with the delays that make each flow's RTT.
 
     Parameters
     ----------
@@ -261,11 +239,6 @@ def rtt_dumbbell(
         bottleneck on its own access links (``C-R1``, ``R2-C``; 0.5 ms), or ``None``.
     name, packet_size_bytes
         The scenario's name and packet size, bytes.
-
-    Raises
-    ------
-    ValueError
-        ``rtts_s``, ``laws``, ``start_s`` or ``stop_s`` of different lengths, or none.
 
     Examples
     --------
@@ -315,15 +288,13 @@ def rtt_dumbbell(
 
 
 def _red(p: Mapping[str, Any], min_th: float, max_th: float) -> dict[str, float]:
-    """RED parameters: thresholds ``min_th``, ``max_th`` and ``p``'s ``red_max_p``, ``red_w_q``."""
     max_p = _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02")
     w_q = _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002")
     return {"min_th": min_th, "max_th": max_th, "max_p": max_p, "w_q": w_q}
 
 
 def _core_wire(p: Mapping[str, Any]) -> tuple[float, float, float, float]:
-    """``bandwidth``, ``access_bandwidth`` (bits/s), ``core_delay`` (s) and ``buffer``
-    (packets of ``packet_size``) of a builder with a core wire between two routers."""
+    """``bandwidth``, ``access_bandwidth`` (bits/s), ``core_delay`` (s), ``buffer`` (packets)."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
     return (
         units.bits_per_second(p["bandwidth"], name="bandwidth"),

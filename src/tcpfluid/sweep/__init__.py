@@ -18,28 +18,12 @@ Examples
 
 from __future__ import annotations
 
-from .config import (
-    CONFIG_KEYS,
-    DEFAULT_SCENARIO,
-    ENGINE_METRICS,
-    SWEEP_ENGINES,
-    Sweep,
-    sweep,
-)
+from .config import CONFIG_KEYS, DEFAULT_SCENARIO, ENGINE_METRICS, SWEEP_ENGINES, Sweep, sweep
 from .grids import Grid, grid
 from .plotting import plot_sweep
 from .tables import SweepResult, read_table
 
 __all__ = [
-    "CONFIG_KEYS",
-    "DEFAULT_SCENARIO",
-    "ENGINE_METRICS",
-    "SWEEP_ENGINES",
-    "Grid",
-    "Sweep",
-    "SweepResult",
-    "grid",
-    "plot_sweep",
-    "read_table",
-    "sweep",
-]
+    "CONFIG_KEYS", "DEFAULT_SCENARIO", "ENGINE_METRICS", "SWEEP_ENGINES", "Grid", "Sweep",
+    "SweepResult", "grid", "plot_sweep", "read_table", "sweep",
+]  # fmt: skip

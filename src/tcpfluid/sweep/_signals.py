@@ -1,6 +1,6 @@
-"""Worker processes that end with the sweep: the stop signals (Ctrl-C, SIGTERM) held while
-a pool forks, deferred while the sweep waits on it, and a worker's set-up that makes it die
-with its parent; stopping a pool at once."""
+"""Worker processes that end with the sweep: the stop signals held while a pool forks and
+deferred while the sweep waits on it, workers that die with their parent, a pool stopped
+at once."""
 
 from __future__ import annotations
 
@@ -22,15 +22,8 @@ _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 @contextlib.contextmanager
 def _stop_signals_held() -> Iterator[None]:
-    """Block Ctrl-C and SIGTERM in this thread for the block (where the OS can).
-
-    Wrapped around a pool's ``submit``, which forks the workers: a forked worker starts
-    with the signals blocked, so a signal that reaches it before its set-up
-    (:func:`_worker_init`) waits instead of running the parent's Python handlers there
-    (a traceback per worker, or a worker that survives the pool's ``terminate``), and the
-    pool's own threads started there never take them. A signal sent to the parent in the
-    meantime is delivered when the block ends.
-    """
+    """Block Ctrl-C and SIGTERM in this thread for the block (around a pool's ``submit``,
+    which forks: a worker starts with them blocked until :func:`_worker_init`)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
@@ -42,16 +35,9 @@ def _stop_signals_held() -> Iterator[None]:
 
 
 class _DeferredSignals:
-    """While the sweep waits on a pool: Ctrl-C and SIGTERM are noted and wake the waiting
-    loop, which then runs the signal's own handler (raising ``KeyboardInterrupt``, or the
-    command's SIGTERM exception) at a point where it holds no lock.
-
-    Raised wherever the signal lands, the exception can leave a lock of
-    ``concurrent.futures`` held (a future's, taken by ``wait`` or ``add_done_callback``):
-    the pool's manager thread then blocks on it and the process hangs at exit, after the
-    pool was stopped. Only Python handlers are deferred (the main thread only); a signal
-    ignored or at its default action keeps it.
-    """
+    """While the sweep waits on a pool, Ctrl-C and SIGTERM are noted and wake the waiting
+    loop, which runs the signal's Python handler where it holds no lock of
+    ``concurrent.futures`` (raised inside it, the process could hang at exit)."""
 
     def __init__(self, wake: queue.SimpleQueue[Any]) -> None:
         self._wake = wake
@@ -79,9 +65,8 @@ class _DeferredSignals:
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
-        """The previous handlers for the block (work on a finished result, holding no lock
-        of ``concurrent.futures``, that may take seconds: a report section's figures), so
-        a signal stops it at once; one noted before is delivered first."""
+        """The previous handlers for the block (long work on a finished result), a signal
+        noted before delivered first."""
         self.deliver()
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
@@ -102,12 +87,8 @@ _WAKE_SIGNAL = object()  # put in the waiting loop's queue by a noted signal
 
 
 def _worker_init(parent_pid: int) -> None:
-    """Pool worker set-up: Ctrl-C and SIGTERM are the parent's to handle (it cancels the
-    work and shuts the pool down), and the worker dies with its parent even if the parent
-    is killed outright (SIGKILL): Linux's ``PR_SET_PDEATHSIG``, elsewhere a watchdog
-    thread polling the parent's pid. The worker was forked with both signals blocked
-    (:func:`_stop_signals_held`): they are unblocked once their dispositions are set, so
-    a SIGTERM received before then ends the worker now."""
+    """Pool worker set-up: Ctrl-C is the parent's to handle, SIGTERM ends the worker, and it
+    dies with its parent (Linux's ``PR_SET_PDEATHSIG``, elsewhere a watchdog thread)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
@@ -128,13 +109,10 @@ def _worker_init(parent_pid: int) -> None:
 
 
 def _stop_pool(pool: cf.Executor) -> None:
-    """Stop our own pool at once (Ctrl-C, SIGTERM, an error): the points in flight are
-    abandoned (not cached, a re-run computes them) instead of waited for."""
+    """Stop our own pool at once (Ctrl-C, SIGTERM, an error), abandoning the work in flight."""
     procs = dict(getattr(pool, "_processes", None) or {})
-    # the pool's manager thread (shutdown forgets it): joined below, so that it has closed
-    # its wake-up pipe before the interpreter's exit hook writes to that pipe (CPython
-    # 3.11's check-then-write there races with the thread's close: "Bad file descriptor"
-    # printed after the command's one-line exit)
+    # the pool's manager thread, joined below so that it has closed its wake-up pipe before
+    # the interpreter's exit hook writes to it (CPython 3.11: "Bad file descriptor")
     manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs.values():

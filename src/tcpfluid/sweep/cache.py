@@ -26,49 +26,35 @@ RESULTS_REVISION = 8
 
 
 def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]) -> str:
-    key = {
-        "point": dict(point),
-        "engine": engine,
-        "options": dict(options),
-        "version": __version__,
-        "revision": RESULTS_REVISION,
-    }
+    key = dict(
+        point=dict(point), engine=engine, options=dict(options), version=__version__,
+        revision=RESULTS_REVISION,
+    )  # fmt: skip
     return hashlib.sha256(_canonical(key).encode()).hexdigest()
 
 
 #: the range each metric can take (inclusive; ``None`` entries and empty lists allowed):
 #: a share in [0, 1], a count or duration >= 0, a window > 0, a flag True/False
 _SHARE, _AT_LEAST_0, _POSITIVE, _FLAG = (0.0, 1.0), (0.0, math.inf), (0.0, math.inf), "flag"
+_WINDOWS = ("ss_exit_window", "settled_window", "critical_window")
 METRIC_DOMAINS: dict[str, tuple[float, float] | str] = {
-    "utilization": _SHARE,
-    "jain_index": _SHARE,
-    "loss_fraction": _SHARE,
-    "ss_exit_window": _POSITIVE,
-    "settled_window": _POSITIVE,
-    "critical_window": _POSITIVE,
-    "final_windows_pkts": _AT_LEAST_0,
-    "ss_exit_time_s": _AT_LEAST_0,
-    "time_to_equilibrium_s": _AT_LEAST_0,
-    "convergence_times_s": _AT_LEAST_0,
-    "throughput_pps": _AT_LEAST_0,
-    "ss_exit_round": _AT_LEAST_0,
-    "rounds_to_equilibrium": _AT_LEAST_0,
-    "losses": _AT_LEAST_0,
-    "retransmissions": _AT_LEAST_0,
-    "timeouts": _AT_LEAST_0,
-    "lost_pkts": _AT_LEAST_0,
-    "mean_queue_pkts": _AT_LEAST_0,
-    "final_queue_pkts": _AT_LEAST_0,
+    **dict.fromkeys(("utilization", "jain_index", "loss_fraction"), _SHARE),
+    **dict.fromkeys(_WINDOWS, _POSITIVE),
+    **dict.fromkeys(
+        ("final_windows_pkts", "ss_exit_time_s", "time_to_equilibrium_s", "convergence_times_s",
+         "throughput_pps", "ss_exit_round", "rounds_to_equilibrium", "losses", "retransmissions",
+         "timeouts", "lost_pkts", "mean_queue_pkts", "final_queue_pkts"),
+        _AT_LEAST_0,
+    ),
     "conserved": _FLAG,
-}
+}  # fmt: skip
 #: relative slack at a share's upper end (a ratio of two sums may round above 1)
 _SHARE_SLACK = 1e-9
 
 
 def _in_domain(name: str, v: Any) -> bool:
-    """``v`` is a metric value as engines report it (``None``, a bool, a finite number, or a
-    list of those: one per flow or per change) inside :data:`METRIC_DOMAINS` of ``name`` (a
-    metric without a listed domain: any such value)."""
+    """``v`` is a metric value as engines report it (``None``, a bool, a finite number or a
+    list of those) inside :data:`METRIC_DOMAINS` of ``name`` (if listed)."""
     dom = METRIC_DOMAINS.get(name)
     if v is None or isinstance(v, bool):
         return v is None or not isinstance(dom, tuple)
@@ -89,25 +75,21 @@ def _in_domain(name: str, v: Any) -> bool:
             continue
         if isinstance(x, bool) or not lo <= x <= hi:
             return False
-        if name in ("ss_exit_window", "settled_window", "critical_window") and x <= 0:
+        if name in _WINDOWS and x <= 0:
             return False
     return True
 
 
 def invalid_metric(summary: Mapping[str, Any], metrics: Iterable[str]) -> str | None:
-    """The first requested metric of ``summary`` that is missing, not a valid value (NaN,
-    infinity, text...) or outside its range (:data:`METRIC_DOMAINS`: a utilization of 7.57),
-    described; ``None`` if all are valid."""
+    """The first of ``metrics`` missing from ``summary`` or not a valid value in its range
+    (:data:`METRIC_DOMAINS`), described; ``None`` if all are valid."""
     for m in metrics:
         if m not in summary:
             return f"{m} is missing"
         if not _in_domain(m, summary[m]):
             dom = METRIC_DOMAINS.get(m)
-            if dom is None:
-                where = ""
-            elif isinstance(dom, str):
-                where = " (not True/False)"
-            else:
+            where = " (not True/False)" if isinstance(dom, str) else ""
+            if isinstance(dom, tuple):
                 where = f" (outside [{dom[0]:g}, {dom[1]:g}])"
             return f"{m} = {summary[m]!r}{where}"
     return None
@@ -126,12 +108,8 @@ def _line_key(line: bytes) -> str | None:
 
 
 class _Cache:
-    """Append-only JSON-lines cache: ``{"key": ..., "summary": ...}`` per computed point.
-
-    Every ``*.jsonl`` file of the directory is read at start; this run appends to a file of
-    its own, flushed per line, under an exclusive lock on ``DIR/lock`` (the rules:
-    docs/sweeps.md, "Determinism, cache, resuming").
-    """
+    """Append-only JSON-lines cache, ``{"key": ..., "summary": ...}`` per computed point, in
+    a file per run under a lock on ``DIR/lock`` (docs/sweeps.md, "Determinism, cache, resuming")."""
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.dir = FsPath(directory)
@@ -142,13 +120,11 @@ class _Cache:
         self._lock()
         # key -> (file, offset, length): the entries stay on disk and are parsed when a
         # point asks for them (a 10^6-point cache costs an index, not 10^6 parsed dicts)
-        self._files: list[FsPath] = []
         self._index: dict[str, tuple[int, int, int]] = {}
         n_malformed, first_malformed = 0, ""
         try:
-            for f in sorted(self.dir.glob("*.jsonl")):
-                self._files.append(f)
-                fi = len(self._files) - 1
+            self._files = sorted(self.dir.glob("*.jsonl"))
+            for fi, f in enumerate(self._files):
                 offset = 0
                 with f.open("rb") as fh:
                     for lineno, line in enumerate(fh, start=1):
@@ -201,8 +177,7 @@ class _Cache:
             self._lock_fh = None
 
     def get(self, key: str, metrics: Iterable[str] = ()) -> dict[str, Any] | None:
-        """The cached summary of ``key``, or ``None`` if absent or if one of ``metrics``
-        is missing or not a valid value (then counted in :attr:`n_invalid`)."""
+        """The cached summary of ``key``, or ``None`` if absent or invalid (counted)."""
         where = self._index.get(key)
         if where is None:
             return None
@@ -233,8 +208,7 @@ class _Cache:
         return summary
 
     def put(self, key: str, summary: Mapping[str, Any]) -> None:
-        """Append one entry. A write that fails (a full disk, a read-only directory) is
-        warned about once, naming the file, and the run goes on without the cache."""
+        """Append one entry; a failed write is warned about once and caching stops."""
         if self._write_failed:
             return
         try:

@@ -34,32 +34,25 @@ DEFAULT_SCENARIO = "qv-basic"
 
 
 class SweepEngine:
-    """How a sweep evaluates its points on one engine: :func:`tcpfluid.simulate`'s engine of
-    the same name; subclasses for the round model's batches and the closed forms."""
+    """How a sweep evaluates its points on one engine (:func:`tcpfluid.simulate`'s engine of
+    the same name): ``in_process`` (in chunks, no executor), the ``rtt_models`` a point may
+    name, ``reads_rtt_model`` (then in the cache key), whether points may run a ``mixes`` of
+    laws, the ``view_engine`` the fluid views are checked for, the ``metrics`` it reports."""
 
-    #: whether its points run in this process, in chunks (an executor is not used)
     in_process = False
-    #: the RTT models a point may name
     rtt_models: tuple[str, ...] = RTT_MODELS
-    #: whether it reads the RTT model (then it is part of the cache key)
     reads_rtt_model = False
-    #: whether a point may run a mix of laws (``vegas:8,reno:2``)
     mixes = True
-    #: the engine whose capabilities the points' fluid views are checked against (``None``:
-    #: only the bottleneck path of the table's columns is read)
     view_engine: str | None = None
 
     def __init__(self, name: str, metrics: tuple[str, ...]) -> None:
-        self.name = name
-        #: the metrics it reports (the keys of its summary)
-        self.metrics = metrics
+        self.name, self.metrics = name, metrics
 
     def check_law(self, algorithm: str, i: int) -> None:
         """Refuse a law the engine cannot compute (point ``i``)."""
 
     def point(self, task: _Task) -> dict[str, Any]:
-        """The point's summary dict from :func:`tcpfluid.simulate` (as ``tcpfluid simulate
-        --json``; the packet engine gets the point's seed)."""
+        """The point's summary dict from :func:`tcpfluid.simulate`."""
         from ..engines import _legacy_options, simulate
 
         options = _legacy_options(task.engine, task.rtt_model, task.seed)
@@ -90,8 +83,7 @@ class _RoundsSweep(SweepEngine):
 
 
 class _ClosedFormSweep(SweepEngine):
-    """The closed forms of :func:`tcpfluid.analytic.predict` (one law, one drop-tail path,
-    one base RTT)."""
+    """The closed forms of :func:`tcpfluid.analytic.predict`."""
 
     in_process = True
     rtt_models = ("average", "last")
@@ -108,7 +100,6 @@ class _ClosedFormSweep(SweepEngine):
             )
 
     def point(self, task: _Task) -> dict[str, Any]:
-        """The point's closed-form predictions, by the names of the engines' metrics."""
         from ..algorithms.registry import expand_aliases
         from ..analytic.predict import predict
 
@@ -143,25 +134,14 @@ _PREDICTED = {
 }
 
 
+_ODE_EXTRA = ("mean_queue_pkts", "final_queue_pkts", "final_windows_pkts", "lost_pkts")
 #: the engines a sweep can use, by name
 SWEEP: dict[str, SweepEngine] = {
     e.name: e
     for e in (
         _ClosedFormSweep("closed-form", tuple(_PREDICTED)),
         _RoundsSweep("rounds", (*PUBLIC_KEYS, "ss_exit_round", "losses")),
-        SweepEngine(
-            "ode",
-            (
-                *PUBLIC_KEYS,
-                "ss_exit_round",
-                "losses",
-                "mean_queue_pkts",
-                "final_queue_pkts",
-                "final_windows_pkts",
-                "lost_pkts",
-                "loss_fraction",
-            ),
-        ),
+        SweepEngine("ode", (*PUBLIC_KEYS, "ss_exit_round", "losses", *_ODE_EXTRA, "loss_fraction")),
         SweepEngine("packet", (*PUBLIC_KEYS, "losses", "retransmissions", "timeouts", "conserved")),
     )
 }
@@ -172,15 +152,7 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
     k: SWEEP[k].metrics for k in ("closed-form", "rounds", "packet", "ode")
 }
 #: keys of a sweep configuration (``tcpfluid sweep CONFIG.toml``)
-CONFIG_KEYS: tuple[str, ...] = (
-    "engine",
-    "scenario",
-    "algorithm",
-    "metrics",
-    "rtt_model",
-    "grid",
-    "points",
-)
+CONFIG_KEYS = ("engine", "scenario", "algorithm", "metrics", "rtt_model", "grid", "points")
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
 
 
@@ -200,28 +172,10 @@ def _point_seed(point: Mapping[str, Any]) -> int:
 
 @dataclass(frozen=True)
 class Sweep:
-    """A validated sweep: points × engine × metrics (module docstring).
-
-    Parameters
-    ----------
-    points
-        The points (from :func:`grid` or an explicit list of dicts). Each names an
-        ``algorithm`` (one of :data:`tcpfluid.algorithms.ALGORITHMS`), optionally a
-        ``scenario`` (default :data:`DEFAULT_SCENARIO`), and parameters of that scenario.
-    engine
-        One of :data:`SWEEP_ENGINES`.
-    metrics
-        Names from :data:`ENGINE_METRICS` ``[engine]``, at least one.
-    rtt_model
-        The RTT a law sees in a growing round, for ``"rounds"`` (``"average"``, ``"last"``,
-        ``"fluid"``) and ``"closed-form"`` (``"average"``, ``"last"``).
-
-    Raises
-    ------
-    ValueError, TypeError
-        Unknown engine, metric, scenario, algorithm or parameter (naming it and listing
-        the accepted ones), an empty list of points or metrics, a value that is not a
-        number or a string.
+    """A validated sweep: ``points`` (from :func:`grid` or a list of dicts, each naming an
+    ``algorithm``, optionally a ``scenario``, and that scenario's parameters) × ``engine``
+    (:data:`SWEEP_ENGINES`) × ``metrics`` (:data:`ENGINE_METRICS`) and the ``rtt_model`` of
+    ``"rounds"``/``"closed-form"``; ValueError/TypeError naming a bad one (docs/sweeps.md).
     """
 
     points: Sequence[Point]
@@ -269,21 +223,7 @@ class Sweep:
 
     @classmethod
     def from_dict(cls, config: Mapping[str, Any]) -> Sweep:
-        """A sweep from a configuration mapping (the TOML file's content).
-
-        Keys (:data:`CONFIG_KEYS`): ``engine`` (default ``"rounds"``), ``scenario``,
-        ``algorithm`` (a string, or a list that is swept), ``metrics`` (a list),
-        ``rtt_model``, and either ``[grid]`` (each key a scenario parameter with a list of
-        values, or one value; the product is swept) or ``[[points]]`` (an explicit list of
-        tables). Top-level ``scenario``/``algorithm`` lists are crossed with the grid or
-        the points.
-
-        Raises
-        ------
-        ValueError, TypeError
-            An unknown key (naming it), an empty grid or list, or any error of
-            :class:`Sweep`.
-        """
+        """A sweep from a configuration mapping (keys :data:`CONFIG_KEYS`, docs/sweeps.md)."""
         if not isinstance(config, Mapping):
             raise TypeError(f"a sweep config must be a table/mapping, got {config!r}")
         unknown = [k for k in config if k not in CONFIG_KEYS]
@@ -374,31 +314,21 @@ class Sweep:
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool | Callable[[float], None] = False,
     ) -> SweepResult:
-        """Evaluate every point (module docstring) and return the table.
+        """Evaluate every point and return the table (docs/sweeps.md).
 
         Parameters
         ----------
         executor
-            Where ``"packet"``/``"ode"`` points run: any :class:`concurrent.futures.Executor`
-            (e.g. a Dask ``Client.get_executor()``); it is not shut down. Ignored by the
-            in-process engines ``"rounds"`` and ``"closed-form"``.
-        jobs
-            Without ``executor``: worker processes of a local process pool (default: the
-            number of CPUs); ``1`` runs the points one after another in this process.
+            Where ``"packet"``/``"ode"`` points run (not shut down); default a process pool
+            of ``jobs`` workers (``1``: in this process; default the CPUs).
         cache_dir
-            Directory of the result cache (created if needed); ``None``: no cache.
+            Directory of the result cache; ``None``: no cache.
         progress
-            ``True``: show a progress bar (tqdm, on stderr); a callable: called with the
-            fraction of points done, in [0, 1] (at most ~10 times a second).
-
-        Raises
-        ------
-        ValueError, TypeError
-            Bad options, before any work starts.
+            ``True``: a progress bar on stderr; a callable: given the fraction done.
         """
         from .execution import run_sweep
 
-        return run_sweep(self, executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
+        return run_sweep(self, executor, jobs, cache_dir, progress)
 
     def _task(self, i: int) -> _Task:
         p = self.points[i]
@@ -418,10 +348,7 @@ def sweep(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool | Callable[[float], None] = False,
 ) -> SweepResult:
-    """Run a sweep: ``Sweep(points, engine, metrics, rtt_model).run(...)``.
-
-    See :class:`Sweep` for the arguments and errors and :meth:`Sweep.run` for the options.
-    """
+    """``Sweep(points, engine, metrics, rtt_model).run(...)`` (:class:`Sweep`)."""
     return Sweep(
         points=_as_points(points),
         engine=engine,
@@ -431,8 +358,7 @@ def sweep(
 
 
 def _files_beside(data: dict[str, Any], folder: FsPath) -> dict[str, Any]:
-    """``data`` with each relative scenario-file path (``scenario = "my.toml"``) read from
-    the configuration's folder when the file is there."""
+    """``data`` with each relative scenario-file path taken from ``folder`` when it is there."""
 
     def fix(v: Any) -> Any:
         if isinstance(v, str) and v.endswith(".toml") and not os.path.isabs(v):
@@ -466,11 +392,8 @@ def _is_seq(x: Any) -> bool:
 def _check_point(
     i: int, point: Any, engine: str, checked: set[tuple[Any, ...]] | None = None
 ) -> Point:
-    """The point with its scenario filled in, after checking names and value types.
-
-    ``checked`` remembers the shapes (engine, scenario, algorithm, parameter names and
-    value types) already accepted: the checks depend on nothing else.
-    """
+    """The point with its scenario filled in, names and value types checked (``checked``:
+    the shapes already accepted, which is all the checks depend on)."""
     from ..algorithms.registry import ALGORITHMS
 
     if not isinstance(point, Mapping):
@@ -534,9 +457,8 @@ def _check_point(
 
 
 def _check_grid(g: Grid, engine: str) -> Grid:
-    """:func:`_check_point` for a grid in time linear in its axes: the checks depend only
-    on the scenario, the algorithm and each parameter's name and value type, so one point
-    per combination of those is checked (with its index in the grid in messages)."""
+    """:func:`_check_point` for a grid: one point per combination of scenario, algorithm and
+    value types."""
     g = g.with_axis("scenario", DEFAULT_SCENARIO)
     names = list(g.axes)
     strides = dict(zip(names, g._strides, strict=True))
@@ -577,5 +499,4 @@ class _Outcome:
 
     @staticmethod
     def failed(exc: BaseException) -> _Outcome:
-        """The outcome of a point whose run raised ``exc``."""
         return _Outcome("error", f"{type(exc).__name__}: {exc}", {})

@@ -4,6 +4,7 @@ calls."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import itertools
 import logging
 import math
@@ -11,7 +12,6 @@ import os
 import queue
 import sys
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -19,13 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
-from ._signals import (
-    _WAKE_SIGNAL,
-    _DeferredSignals,
-    _stop_pool,
-    _stop_signals_held,
-    _worker_init,
-)
+from ._signals import _WAKE_SIGNAL, _DeferredSignals, _stop_pool, _stop_signals_held, _worker_init
 from .cache import _Cache, _cache_key, invalid_metric
 from .config import SWEEP, _Outcome, _Task
 from .tables import SweepResult, _Results, _table, check_table_fits
@@ -35,27 +29,19 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger("tcpfluid.sweep")
 
-# in-process engines take the points in chunks of this many (memory, and a first result
-# within seconds whatever the size of the grid)
+# in-process engines take the points in chunks of this many; fluid views kept for reuse
 _CHUNK = 1 << 14
-# fluid views kept for reuse by later points (least recently used dropped)
 _STRUCTURES_KEPT = 4096
-
-
 # one batched round-model call holds at most this many recorded rounds × scenarios × flows
-# (memory) and this many flows (the per-round arrays stay in the CPU caches: measured 2x
-# faster at 8,192 flows per call than at 50,000, with the same results)
+# (memory) and this many flows (the per-round arrays stay in the CPU caches)
 _ROUNDS_BUDGET = 1 << 24
 _ROUNDS_FLOWS_PER_CALL = 8192
-#: what a round-model point keeps of its summary (``Summary.to_dict``'s keys): the engine's
-#: metrics and the change times they refer to
+#: what a round-model point keeps of its summary: its metrics and the change times
 _POINT_KEYS = ("change_times_s", *SWEEP["rounds"].metrics)
 
 
 def _open_cache(cache_dir: str | os.PathLike[str] | None) -> _Cache | None:
-    """The cache in ``cache_dir``, or ``None`` (with a warning naming it) when the directory
-    cannot be created or locked: a full or read-only cache disk costs the cache, not the
-    sweep."""
+    """The cache in ``cache_dir``, or ``None`` (with a warning) when it cannot be used."""
     if cache_dir is None:
         return None
     try:
@@ -70,14 +56,9 @@ def _open_cache(cache_dir: str | os.PathLike[str] | None) -> _Cache | None:
 
 
 def run_sweep(
-    self: Sweep,
-    *,
-    executor: cf.Executor | None = None,
-    jobs: int | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
-    progress: bool | Callable[[float], None] = False,
+    self: Sweep, executor: Any, jobs: int | None, cache_dir: Any, progress: Any
 ) -> SweepResult:
-    """:meth:`Sweep.run` (its docstring): evaluate every point, return the table."""
+    """:meth:`Sweep.run`."""
     if executor is not None and not isinstance(executor, cf.Executor):
         raise TypeError(
             f"executor must be a concurrent.futures.Executor, got {type(executor).__name__}"
@@ -98,8 +79,7 @@ def run_sweep(
     metrics = self.metrics
     n_cached = 0
 
-    def lookup(i: int) -> bool:
-        """Take point ``i`` from the cache if it is there (and valid); True if taken."""
+    def lookup(i: int) -> bool:  # point ``i`` taken from the cache?
         nonlocal n_cached
         if cache is None:
             return False
@@ -153,14 +133,7 @@ def run_sweep(
         if cache is not None:
             cache.close()
     table = _table(self, results, paths)
-    return SweepResult(
-        table=table,
-        engine=self.engine,
-        metrics=self.metrics,
-        parameters=self.parameters,
-        n_computed=n - n_cached,
-        n_cached=n_cached,
-    )
+    return SweepResult(table, self.engine, self.metrics, self.parameters, n - n_cached, n_cached)
 
 
 def _run_point(task: _Task) -> dict[str, Any]:
@@ -177,47 +150,34 @@ def _evaluate(task: _Task) -> _Outcome:
 
 
 class _Structures:
-    """Fluid views of the points' scenarios, built once per distinct set of non-law
-    parameters (law parameters and the algorithm do not change the topology); the most
-    recently used :data:`_STRUCTURES_KEPT` are kept (a grid's neighbouring points share
-    theirs), so memory stays bounded whatever the number of points."""
+    """Fluid views of the points' scenarios (checked for engine ``check``), one per distinct
+    set of non-law parameters, the most recently used :data:`_STRUCTURES_KEPT` kept."""
 
     def __init__(self, check: str | None) -> None:
-        # checked against the capabilities of the engine ``check`` (SweepEngine.view_engine)
         self._check = check
-        self._built: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._view = functools.lru_cache(maxsize=_STRUCTURES_KEPT)(self._build)
 
     def view_or_error(self, point: Mapping[str, Any]) -> Any:
-        """The fluid view of the point's scenario, or the exception building the scenario
-        or its view raised."""
-        params = {
-            k: v
-            for k, v in point.items()
-            if k not in LAW_PARAMETER_KEYS and k not in ("algorithm", "scenario")
-        }
-        key = (point["scenario"], *sorted(params.items()))
-        got = self._built.get(key)
-        if got is None:
-            try:
-                got = build_scenario(point["scenario"], **params).fluid_view(self._check)
-            except (ValueError, TypeError) as exc:
-                got = exc
-            except ArithmeticError as exc:  # the point fails, the sweep goes on
-                got = ValueError(
-                    f"the point's parameters are out of the range the model can compute "
-                    f"({type(exc).__name__}: {exc})"
-                )
-            self._built[key] = got
-            if len(self._built) > _STRUCTURES_KEPT:
-                self._built.popitem(last=False)
-        else:
-            self._built.move_to_end(key)
-        return got
+        """The fluid view of the point's scenario, or the exception building it raised."""
+        skip = (*LAW_PARAMETER_KEYS, "algorithm", "scenario")
+        return self._view(
+            point["scenario"], *sorted((k, v) for k, v in point.items() if k not in skip)
+        )
+
+    def _build(self, scenario: str, *params: tuple[str, Any]) -> Any:
+        try:
+            return build_scenario(scenario, **dict(params)).fluid_view(self._check)
+        except (ValueError, TypeError) as exc:
+            return exc
+        except ArithmeticError as exc:  # the point fails, the sweep goes on
+            return ValueError(
+                f"the point's parameters are out of the range the model can compute "
+                f"({type(exc).__name__}: {exc})"
+            )
 
 
 class _CallbackBar:
-    """Reports the fraction of points done to ``callback`` (the progress contract:
-    a callable receiving a fraction in [0, 1], at most ~10 calls a second)."""
+    """Reports the fraction of points done to ``callback`` (at most ~10 calls a second)."""
 
     def __init__(self, callback: Callable[[float], None], total: int, initial: int) -> None:
         self._cb = callback
@@ -255,8 +215,7 @@ def _progress(
         size = os.terminal_size((0, 0))
     if size.columns > 0 and size.lines > 0:
         return tqdm(total=total, initial=initial, desc=desc, unit="pt", dynamic_ncols=True)
-    # a terminal that reports no size (a pseudo-terminal without a window) would hide a
-    # bar sized to it: draw it 80 columns wide
+    # a terminal that reports no size would hide a bar sized to it: 80 columns
     return tqdm(total=total, initial=initial, desc=desc, unit="pt", ncols=80, nrows=24)
 
 
@@ -270,8 +229,7 @@ def usable_cpus() -> int:
 
 def pool_size(jobs: int | None, n_points: int) -> int:
     """Worker processes for ``n_points`` points (or a report's tasks): ``jobs`` (default:
-    the CPUs), capped at the work and at the CPUs (more processes than cores only add
-    start-up and memory: the work is CPU-bound)."""
+    the CPUs), capped at the work and at the CPUs."""
     cpus = usable_cpus()
     wanted = cpus if jobs is None else int(jobs)
     size = max(1, min(wanted, n_points, cpus))
@@ -303,15 +261,11 @@ def run_on_pool(
     initializer: Callable[[], None] | None = None,
     tick: Callable[[], None] | None = None,
 ) -> None:
-    """The one runner of parallel work (a sweep's points, a report's tasks): ``fn(*args)``
-    for each ``(key, args)`` of ``items`` on ``executor``, or on an own pool of ``workers``
-    processes, started in the order of ``items`` (taken lazily, a bounded number in
-    flight); ``on_done(key, future)`` runs here as each finishes, ``tick()`` at least
-    twice a second. Ctrl-C and SIGTERM are raised in ``on_done`` or by this loop, never
-    inside ``concurrent.futures`` (:class:`~tcpfluid.sweep._signals._DeferredSignals`);
-    then, or when ``on_done`` raises, an own pool is stopped at once. A dead worker breaks
-    an own pool: its futures in flight end with ``BrokenProcessPool``, later items go to a
-    fresh pool."""
+    """The one runner of parallel work: ``fn(*args)`` for each ``(key, args)`` of ``items``
+    on ``executor`` or an own pool of ``workers`` processes, a bounded number in flight;
+    ``on_done(key, future)`` runs here as each finishes, ``tick()`` at least twice a second.
+    Ctrl-C and SIGTERM are raised here, never inside ``concurrent.futures``; then an own
+    pool is stopped at once. A dead worker's pool is replaced for later items."""
     own = executor is None
     pool = [_new_pool(workers, initializer) if executor is None else executor]
     window = max(4 * workers, 64) if own else 1024  # futures in flight
@@ -380,8 +334,7 @@ def _run_executor(
     record: Callable[[int, _Outcome], None],
     bar: Any,
 ) -> None:
-    """The points on ``executor`` or a pool of ``jobs`` workers (:func:`run_on_pool`); a
-    point whose worker died fails (not cached: a re-run retries it)."""
+    """The points on ``executor`` or a pool of ``jobs`` workers (a dead worker's point fails)."""
 
     def done(i: int, fut: cf.Future[_Outcome]) -> None:
         try:
@@ -402,8 +355,7 @@ def _run_rounds(
     record: Callable[[int, _Outcome], None],
     bar: Any,
 ) -> None:
-    """Group the points and run each group as batched :func:`simulate_rounds` calls
-    (``views``: each point's fluid view, or the exception building it raised)."""
+    """Group the points and run each group as batched :func:`simulate_rounds` calls."""
     groups: dict[tuple[Any, ...], list[tuple[int, Any, dict[str, float]]]] = {}
 
     def one(i: int, out: _Outcome) -> None:
@@ -467,8 +419,7 @@ def _run_rounds(
 def _rounds_batch(
     key: tuple[Any, ...], part: list[tuple[int, Any, dict[str, float]]], rtt_model: Any
 ) -> list[dict[str, Any]]:
-    """One :func:`simulate_rounds` call over ``part``, points of the group ``key``
-    (:func:`_run_rounds`); one summary dict per point."""
+    """One :func:`simulate_rounds` call over ``part`` (group ``key``); a summary per point."""
     from ..algorithms.registry import get_law
     from ..fluid._rounds_results import flow_records
     from ..fluid.rounds import CrossTraffic, PathBatch, simulate_rounds
@@ -487,16 +438,9 @@ def _rounds_batch(
         rates = np.array([m[1].cross_traffic[j].rate_pps for m in part], dtype=np.float64)
         cross.append(CrossTraffic(rates, c_start, c_stop))
     trace = simulate_rounds(
-        law,
-        batch,
-        duration_s=duration,
-        n_flows=n_flows,
-        flow_start_s=list(starts),
-        flow_stop_s=list(stops),
-        rtt=rtt_model,
-        cross_traffic=cross,
-        record=(),
-    )
+        law, batch, duration_s=duration, n_flows=n_flows, flow_start_s=list(starts),
+        flow_stop_s=list(stops), rtt=rtt_model, cross_traffic=cross, record=(),
+    )  # fmt: skip
     # one summary of every point, each row the one tcpfluid.simulate gives its run alone
     view = part[0][1]  # the group's flows, laws, CBR sources and notes are every point's
     sc = with_mix(view.scenario, alg)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import operator
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
@@ -21,28 +22,19 @@ _BLOCKS_KEPT = 8  # blocks kept (a sweep's chunk of 16,384 points fits)
 
 
 class Grid(Sequence[Point]):
-    """The product of named parameter lists, generated lazily (what :func:`grid` returns).
-
-    A read-only sequence of points (``g[i]`` computed from ``i``, the last axis varying
-    fastest; slices are lists) holding its :attr:`axes` and a few recently made blocks of
-    points; treat the points as read-only (copy one before changing it).
-    """
+    """The product of named parameter lists (:func:`grid`): a read-only sequence of points
+    made on access, the last axis varying fastest (treat the points as read-only)."""
 
     __slots__ = ("_axes", "_blocks", "_len", "_names", "_strides", "_values")
 
     def __init__(self, axes: Mapping[str, Sequence[Any]]) -> None:
         self._axes = {k: tuple(v) for k, v in axes.items()}
-        self._names = tuple(self._axes)
-        self._values = tuple(self._axes.values())
+        self._names, self._values = tuple(self._axes), tuple(self._axes.values())
         # block number -> its points, most recent last (a sweep reads a point several times)
         self._blocks: OrderedDict[int, list[Point]] = OrderedDict()
-        strides = []
-        n = 1
-        for vals in reversed(self._values):
-            strides.append(n)
-            n *= len(vals)
-        self._strides = tuple(reversed(strides))
-        self._len = n
+        sizes = [len(v) for v in self._values]
+        self._strides = tuple(math.prod(sizes[k + 1 :]) for k in range(len(sizes)))
+        self._len = math.prod(sizes)
 
     @property
     def axes(self) -> dict[str, tuple[Any, ...]]:
@@ -85,8 +77,7 @@ class Grid(Sequence[Point]):
         """Points ``lo`` to ``hi - 1`` (vectorised: one index array per axis)."""
         index = np.arange(lo, min(hi, self._len))
         columns = [self._column(k, index) for k in range(len(self._names))]
-        names = self._names
-        return [dict(zip(names, combo, strict=True)) for combo in zip(*columns, strict=True)]
+        return [dict(zip(self._names, c, strict=True)) for c in zip(*columns, strict=True)]
 
     def _column(self, k: int, index: NDArray[np.int64]) -> list[Any]:
         """The values of axis ``k`` at the points ``index``."""
@@ -104,9 +95,8 @@ class Grid(Sequence[Point]):
         Grid.__init__(self, state["axes"])
 
     def __iter__(self) -> Iterator[Point]:
-        names = self._names
         for combo in itertools.product(*self._values):
-            yield dict(zip(names, combo, strict=True))
+            yield dict(zip(self._names, combo, strict=True))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Grid):
@@ -138,25 +128,9 @@ def _distinct_key(x: Any) -> Any:
 
 
 def grid(**axes: Any) -> Grid:
-    """The product of named parameter lists, as a lazy sequence of points (:class:`Grid`).
-
-    Parameters
-    ----------
-    **axes
-        ``name=[v1, v2, ...]``; a scalar (or a string) is one fixed value. The last axis
-        varies fastest.
-
-    Returns
-    -------
-    Grid
-        A read-only sequence of dicts, made on access: a grid of millions of points costs
-        the memory of its axes and is checked in time linear in their lengths.
-
-    Raises
-    ------
-    ValueError
-        If no axis is given, an axis is an empty list, or an axis repeats a value (which
-        would give duplicate rows), naming the axis.
+    """The product of named parameter lists ``name=[v1, v2, ...]`` (a scalar: one value), the
+    last varying fastest, as a lazy :class:`Grid`; ValueError for no axis, an empty axis or
+    a repeated value.
 
     Examples
     --------

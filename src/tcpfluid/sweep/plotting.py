@@ -11,21 +11,14 @@ import pandas as pd
 
 #: the unit in an axis label (names ending in _pkts, _pps, _s: by their suffix)
 _METRIC_UNITS = {
-    "ss_exit_window": "packets",
-    "settled_window": "packets",
-    "critical_window": "packets",
-    "ss_exit_round": "rounds",
-    "rounds_to_equilibrium": "rounds",
-    "utilization": "fraction of capacity",
-    "jain_index": "Jain's index, 1 = fair",
-    "losses": "loss events",
-    "retransmissions": "packets",
-    "timeouts": "timeouts",
-}
+    **dict.fromkeys(("ss_exit_window", "settled_window", "critical_window"), "packets"),
+    **dict.fromkeys(("ss_exit_round", "rounds_to_equilibrium"), "rounds"),
+    "utilization": "fraction of capacity", "jain_index": "Jain's index, 1 = fair",
+    "losses": "loss events", "retransmissions": "packets", "timeouts": "timeouts",
+}  # fmt: skip
 
 
-# parameters of the registered scenarios that shape the bottleneck path (eq 5 of the Quick
-# Vegas paper)
+# parameters of the registered scenarios that shape the bottleneck path
 _PATH_PARAMETERS = frozenset(
     {"bandwidth", "rtt", "access_bandwidth", "access_delay", "packet_size", "ack_size"}
 )
@@ -48,11 +41,8 @@ def _label(name: str) -> str:
 
 
 def _axis(table: pd.DataFrame, name: str) -> tuple[np.ndarray | None, list[Any], str]:
-    """Numeric values of column ``name`` (or None if categorical), the raw values, label.
-
-    Strings with units (``"50Mbps"``, ``"100ms"``) are parsed with :mod:`tcpfluid.units`
-    and shown in Mb/s or ms where that reads better.
-    """
+    """Numeric values of column ``name`` (None if categorical; strings with units parsed and
+    shown in Mb/s or ms where that reads better), the raw values, the label."""
     from .. import units
 
     if name not in table.columns:
@@ -97,40 +87,12 @@ def plot_sweep(
     by: Sequence[str] | None = None,
     ax: Any = None,
 ) -> list[Any]:
-    """Plot ``metric`` over one parameter (lines) or two (a heat map with a colour bar).
-
-    Parameters
-    ----------
-    table
-        A sweep table (:attr:`SweepResult.table` or :func:`read_table`).
-    metric
-        A metric column (``"time_to_equilibrium_s"``, ``"throughput_pps[0]"``...).
-    x, y
-        Parameter columns (or ``mu_pps``, ``d_s``, ``bdp_pkts``). Without ``y``: one line
-        of ``metric`` over ``x`` per combination of the other varying parameters. With
-        ``y``: a heat map over ``x`` × ``y`` (every other varying parameter must be fixed
-        with ``where``).
-    where
-        ``{column: value}`` selecting rows (values compared as strings, so ``"50Mbps"``
-        or ``2`` both work).
-    by
-        Line plot: the columns whose combinations get one line each. Default: the other
-        varying parameters; when ``x`` is a path column (``bdp_pkts``...) the parameters
-        that shape the path (bandwidth, rtt, access links, packet sizes) are left out, so
-        that e.g. the points of every bandwidth × rtt line up along the BDP axis.
-    ax
-        Matplotlib axes (default: a new figure's).
-
-    Returns
-    -------
-    list
-        The artists drawn (lines, or the mesh and its colour bar).
-
-    Raises
-    ------
-    ValueError
-        Unknown columns, no row left, or (heat map) ``y == x`` or other parameters
-        still varying.
+    """Plot ``metric`` of a sweep ``table`` over ``x`` (one line per combination of ``by``,
+    default the other varying parameters, less those that shape the path when ``x`` is a
+    path column) or, with ``y``, as a heat map over ``x`` × ``y`` (the other parameters fixed
+    by ``where``: ``{column: value}``, compared as strings) on ``ax``; returns the artists.
+    ValueError for unknown columns, no row left, or a heat map with ``y == x`` or other
+    parameters varying (docs/sweeps.md).
     """
     import matplotlib.pyplot as plt
 
@@ -161,8 +123,7 @@ def plot_sweep(
 
 
 def _select(table: pd.DataFrame, metric: str, where: Mapping[str, Any] | None) -> pd.DataFrame:
-    """The rows of ``table`` that ``where`` selects, ``metric`` emptied where a point failed
-    (failed points stay on the axes, as gaps in lines or empty cells of a heat map)."""
+    """The rows of ``table`` that ``where`` selects, ``metric`` emptied where a point failed."""
     if metric not in table.columns:
         raise ValueError(
             f"metric: no column {metric!r} in the sweep table; columns: "
@@ -185,8 +146,7 @@ def _select(table: pd.DataFrame, metric: str, where: Mapping[str, Any] | None) -
 def _lines(
     ax: Any, df: pd.DataFrame, metric: str, x: str, others: list[str], x_label: str
 ) -> list[Any]:
-    """:func:`plot_sweep`'s lines: ``metric`` over ``x``, one line per combination of
-    ``others``."""
+    """:func:`plot_sweep`'s lines: one per combination of ``others``."""
     artists: list[Any] = []
     groups = df.groupby(others, sort=False) if others else [((), df)]
     for key, sub in groups:
@@ -211,8 +171,7 @@ def _lines(
 
 
 def _heat_map(ax: Any, df: pd.DataFrame, metric: str, x: str, y: str, x_label: str) -> list[Any]:
-    """:func:`plot_sweep`'s heat map of ``metric`` over ``x`` × ``y`` (values in the cells
-    of small grids, "n/a" where a point failed or has no value)."""
+    """:func:`plot_sweep`'s heat map (values in the cells of small grids)."""
     x_num, x_raw, _ = _axis(df, x)
     y_num, _, y_label = _axis(df, y)
     xs_u = _unique_sorted(x_num, x_raw)
@@ -239,23 +198,14 @@ def _heat_map(ax: Any, df: pd.DataFrame, metric: str, x: str, y: str, x_label: s
             if not math.isfinite(val):
                 ax.text(c, r, "n/a", ha="center", va="center", fontsize="small", color="0.3")
                 continue
-            light = sum(mesh.cmap(mesh.norm(val))[:3]) > 1.8
-            ax.text(
-                c,
-                r,
-                f"{val:.3g}",
-                ha="center",
-                va="center",
-                fontsize="small",
-                color="k" if light else "w",
-            )
+            colour = "k" if sum(mesh.cmap(mesh.norm(val))[:3]) > 1.8 else "w"
+            ax.text(c, r, f"{val:.3g}", ha="center", va="center", fontsize="small", color=colour)
     _note_missing(ax, df, metric)
     return [mesh, cbar]
 
 
 def missing_reasons(table: pd.DataFrame, metric: str) -> dict[str, int]:
-    """Why ``metric`` is empty in successful rows: ``{reason: number of rows}`` (from the
-    table's ``reason`` column; rows of failed points are not counted)."""
+    """Why ``metric`` is empty in successful rows: ``{reason: number of rows}``."""
     if "reason" not in table.columns or metric not in table.columns:
         return {}
     base = metric.split("[")[0]
@@ -270,8 +220,7 @@ def missing_reasons(table: pd.DataFrame, metric: str) -> dict[str, int]:
 
 
 def _note_missing(ax: Any, df: pd.DataFrame, metric: str) -> None:
-    """A line under the axes saying which points have no value and why (not dropped
-    silently: a gap in a line or an n/a cell is explained)."""
+    """A line under the axes saying which points have no value and why."""
     reasons = missing_reasons(df, metric)
     if not reasons:
         return
@@ -279,15 +228,9 @@ def _note_missing(ax: Any, df: pd.DataFrame, metric: str) -> None:
         f"no value at {n} point{'s' if n > 1 else ''}: {why}" for why, n in reasons.items()
     )
     ax.annotate(
-        text,
-        xy=(0.0, 0.0),
-        xycoords="axes fraction",
-        xytext=(0, -34),
-        textcoords="offset points",
-        fontsize="x-small",
-        color="0.35",
-        va="top",
-    )
+        text, xy=(0.0, 0.0), xycoords="axes fraction", xytext=(0, -34),
+        textcoords="offset points", fontsize="x-small", color="0.35", va="top",
+    )  # fmt: skip
 
 
 def _unique_sorted(num: np.ndarray | None, raw: list[Any]) -> list[tuple[float | None, Any]]:

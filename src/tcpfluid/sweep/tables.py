@@ -20,19 +20,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, eq=False)
 class SweepResult:
-    """The outcome of a sweep.
-
-    Attributes
-    ----------
-    table
-        One row per point: ``point``, ``scenario``, ``algorithm``, the swept parameters,
-        ``mu_pps``, ``d_s``, ``bdp_pkts``, the metrics (list metrics as ``name[i]``),
-        ``status``, ``message``, ``reason``, ``seed`` (docs/sweeps.md).
-    engine, metrics, parameters
-        What was run.
-    n_computed, n_cached
-        Points computed in this run and points taken from the cache.
-    """
+    """The outcome of a sweep: the ``table`` (one row per point, docs/sweeps.md), what was
+    run (``engine``, ``metrics``, ``parameters``), points computed and taken from the cache."""
 
     table: pd.DataFrame = field(repr=False)
     engine: str
@@ -77,17 +66,8 @@ class SweepResult:
         return plot_sweep(self.table, metric, **options)
 
     def write(self, path: str | os.PathLike[str]) -> FsPath:
-        """Write the table to ``.csv`` or ``.parquet`` (atomically: a complete file or none).
-
-        Raises
-        ------
-        ValueError
-            Another extension, or ``.parquet`` without pyarrow (``pip install
-            tcpfluid[parquet]``).
-        OSError
-            The file cannot be written (no temporary file is left behind, whatever stops
-            the write; one left by a killed writer is removed by the next write).
-        """
+        """Write the table to ``.csv`` or ``.parquet``, atomically; ValueError for another
+        extension or parquet without pyarrow, OSError if it cannot be written."""
         out = FsPath(path)
         fmt = _table_format(out)
         with atomic_output(out) as tmp:
@@ -115,14 +95,8 @@ def _table_format(path: FsPath) -> str:
 
 
 def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read a sweep table written by :meth:`SweepResult.write` (``.csv`` or ``.parquet``).
-
-    Raises
-    ------
-    ValueError
-        A missing file, another extension, parquet without pyarrow, a file that cannot be
-        parsed, or one that is not a sweep table (no ``status`` column).
-    """
+    """Read a sweep table written by :meth:`SweepResult.write`; ValueError if it is missing,
+    cannot be parsed or is not a sweep table."""
     p = FsPath(path)
     fmt = _table_format(p)
     if not p.is_file():
@@ -148,11 +122,14 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 # why a metric of a successful point can be empty (the engine's ``None``: did not happen)
 _MISSING_REASONS = {
-    "settled_window": "the flow did not settle before the end of the run",
-    "time_to_equilibrium_s": "the flow did not settle before the end of the run",
-    "ss_exit_window": "slow start did not end before the end of the run",
-    "ss_exit_time_s": "slow start did not end before the end of the run",
-    "ss_exit_round": "slow start did not end before the end of the run",
+    **dict.fromkeys(
+        ("settled_window", "time_to_equilibrium_s"),
+        "the flow did not settle before the end of the run",
+    ),
+    **dict.fromkeys(
+        ("ss_exit_window", "ss_exit_time_s", "ss_exit_round"),
+        "slow start did not end before the end of the run",
+    ),
     "convergence_times_s": "the flows did not settle again after a change before the end",
     "rounds_to_equilibrium": "the closed form gives no equilibrium for this path",
     "critical_window": "the closed form gives no critical window for this path",
@@ -160,30 +137,26 @@ _MISSING_REASONS = {
 
 
 class _Results:
-    """The points' outcomes, held column by column (a few references per point, not an
-    object and a dict per point: a 10^6-point sweep keeps what its table needs)."""
+    """The points' outcomes, held column by column."""
 
     NOT_RUN, OK, ERROR = 0, 1, 2
 
     def __init__(self, n: int, metrics: tuple[str, ...]) -> None:
-        self.n = n
-        self.metrics = metrics
+        self.n, self.metrics = n, metrics
         self.status = np.zeros(n, dtype=np.uint8)
         self.messages: dict[int, str] = {}
         self.values: dict[str, list[Any]] = {m: [None] * n for m in metrics}
 
     def set(self, i: int, out: _Outcome) -> None:
         """Record point ``i`` (an ``"ok"`` outcome must carry every metric)."""
-        if out.status == "ok":
-            self.status[i] = self.OK
+        ok = out.status == "ok"
+        self.status[i] = self.OK if ok else self.ERROR
+        if ok:
             self.messages.pop(i, None)
-            for m in self.metrics:
-                self.values[m][i] = out.summary[m]
         else:
-            self.status[i] = self.ERROR
             self.messages[i] = out.message
-            for m in self.metrics:
-                self.values[m][i] = None
+        for m in self.metrics:
+            self.values[m][i] = out.summary[m] if ok else None
 
     def reason(self, i: int) -> str:
         """Why the point's empty metrics are empty (``""`` if none is, or it failed)."""
@@ -261,9 +234,7 @@ _BYTES_PER_METRIC = 16
 
 
 def check_table_fits(n_points: int, n_metrics: int) -> None:
-    """Refuse, before any work, a grid whose table (held in memory until it is written)
-    would take more than half of the physical memory: the run would swap long before its
-    end."""
+    """Refuse, before any work, a grid whose table would take over half of the memory."""
     need = n_points * (_BYTES_PER_POINT + _BYTES_PER_METRIC * n_metrics)
     budget = memory_budget_bytes()
     if need > budget:
