@@ -153,11 +153,6 @@ _CF_OTHER = {
 }
 
 
-def _not_settled(v: Any) -> bool:
-    """True for an ``n/a`` that says the run did not settle (not an engine error)."""
-    return isinstance(v, NA) and "did not settle" in v.reason
-
-
 def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, marker: str) -> None:
     """Mark the BDPs whose run did not settle on a band at the top of ``ax``."""
     from matplotlib.patches import Rectangle
@@ -265,7 +260,8 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
     phase = _phase_ranges(cfg, out[n_nominal:], nominal)
     for (a, kb), r in runs.items():
         b = kb_to_pkts(kb)
-        t_double = _cb_doubling_time(kb)
+        # the available bandwidth doubles when the CBR stops
+        t_double = float(build_scenario("qv-basic", **_cb_overrides(kb)).cbr[0].stop_s)
         cf = _cb_closed(a, b)
         ev = {COLUMN[e]: _engine_values(r[e]) for e in _CB_ENGINES}
         reach = {COLUMN[e]: _reach_counts(r[e], e, b, t_double) for e in _CB_ENGINES}
@@ -282,19 +278,15 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
     return rows, groups
 
 
-def _cb_doubling_time(kb: float) -> float:
-    """When the available bandwidth doubles in the section's scenario (the CBR stops), s."""
-    sc = build_scenario("qv-basic", **_cb_overrides(kb))
-    return float(sc.cbr[0].stop_s)
-
-
 def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -> None:
     """One panel (one kind of change): every law's curves against the BDP."""
     for a in _CB_ALGS:
         col, settle = _CB_COLORS[a], groups[(a, key)]
         draw_columns(ax, kbs, settle, _CB_ENGINE_LINES, _NAMES[a], col)
         for c, marker in _CB_MARKERS.items():  # a run that did not settle: marked, not dropped
-            flags = [float(_not_settled(r.values[c])) for r in settle]
+            # an n/a that says the run did not settle (not an engine error)
+            bad = (r.values[c] for r in settle)
+            flags = [float(isinstance(v, NA) and "did not settle" in v.reason) for v in bad]
             _mark_not_settled(ax, kbs, flags, col, marker)
         cf = column_series(groups.get((a, key, "cf"), []), CLOSED_FORM)
         if np.isfinite(cf).any():
