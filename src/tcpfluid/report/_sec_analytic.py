@@ -412,11 +412,8 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         never = "TCP-Ho never left its ramp" if a == "tcp-ho" else _NEVER_MUD
         for j, (ex, b) in enumerate(_EXAMPLES):
             pr, orr = next(it), next(it)
-            rm, p, ot = (
-                _batch_time(a, b, rb, j),
-                num(_run_time(a, b, pr), never),
-                _run_time(a, b, orr),
-            )
+            rm, ot = _batch_time(a, b, rb, j), _run_time(a, b, orr)
+            p = num(_run_time(a, b, pr), never)
             o: Value = err_na(orr, never) if ot is None else ot
             if from_one:
                 rows["one"].append(_cr_row_one_packet(ex, b, rm, p, o))
