@@ -16,7 +16,6 @@ from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis's Vegas settings
 from ..fairness import train_fraction
-from ..fluid.ode import ode_problem
 from ..published import THESIS_TABLE_3_16
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
@@ -78,7 +77,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     kw = {"x2": f"{x2_ms}ms", "queue": "red", "duration": "60s", **params}
     # the thesis's ns-2 agents start from one packet
     sc = ns2_initial_window(build_scenario("thesis-two-flow", **kw).with_algorithm(alg))
-    prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
+    prop = np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
     ns2 = ns2_packet_options(sc)  # the packet senders and RED as the thesis's ns-2
     res = simulate(sc, Packet(record_interval_s=0.001, **ns2))  # fine enough for the train
     t = res.time_s
