@@ -101,11 +101,7 @@ def packet_run(
 
 
 def rounds_run(
-    scenario: str,
-    algorithm: str,
-    overrides: Mapping[str, Any],
-    *,
-    rtt_model: str = "average",
+    scenario: str, algorithm: str, overrides: Mapping[str, Any], *, rtt_model: str = "average"
 ) -> dict[str, Any]:
     """Run the round model: :func:`_fields` and each flow's throughput (NaN: none)."""
     sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt_model)
@@ -132,12 +128,7 @@ def ode_run(
 
 
 def rounds_bdp_batch(
-    algorithm: str,
-    params: Mapping[str, Any],
-    bdp_pkts: Sequence[float],
-    d_s: float,
-    *,
-    rounds: int,
+    algorithm: str, params: Mapping[str, Any], bdp_pkts: Sequence[float], d_s: float, *, rounds: int
 ) -> dict[str, Any]:
     """One batched round-model run over a BDP grid (one scenario per BDP, no cross traffic):
     the per-round windows (R, S) and the slow-start exit rounds, from the summaries of the
