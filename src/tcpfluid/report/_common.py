@@ -237,14 +237,8 @@ def shares_from_jain(
     share spread (:func:`share_spread`); the indices are kept beside as informative
     columns ``"Jain's index, <column>"``. A phase range stays a [min, max] range."""
     fn = smaller_share if two_flows else share_spread
-    out: dict[str, Any] = {}
-    jains: dict[str, Any] = {}
-    for c, v in values.items():
-        if isinstance(v, NA):
-            out[c] = v
-            continue
-        out[c] = fn(float(v))
-        jains[f"Jain's index, {c}"] = float(v)
+    out = {c: v if isinstance(v, NA) else fn(float(v)) for c, v in values.items()}
+    jains = {f"Jain's index, {c}": float(v) for c, v in values.items() if not isinstance(v, NA)}
     lo, hi = out.get(PHASE_MIN), out.get(PHASE_MAX)
     if isinstance(lo, float) and isinstance(hi, float) and lo > hi:
         out[PHASE_MIN], out[PHASE_MAX] = hi, lo
@@ -290,16 +284,9 @@ def section_result(
     if cfg.quick and "intro_quick" in text:
         intro += prose(name, "intro_quick", **fields)
     captions = text.get("tables", [])
+    kept = [(i, t) for i, t in enumerate(tables) if t is not None]
+    given = tuple(t if isinstance(t, Table) else Table(captions[i], tuple(t)) for i, t in kept)
+    parts = (given, tuple(figures), tuple(notes))
     return SectionResult(
-        name,
-        text["title"],
-        intro,
-        tuple(
-            t if isinstance(t, Table) else Table(captions[i], tuple(t))
-            for i, t in enumerate(tables)
-            if t is not None
-        ),
-        tuple(figures),
-        tuple(notes),
-        comparisons=tuple(text.get("comparisons", ())),
+        name, text["title"], intro, *parts, comparisons=tuple(text.get("comparisons", ()))
     )

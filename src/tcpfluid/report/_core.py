@@ -413,15 +413,11 @@ def run_sections(
         items[i] = item
         _, wall, cpu, start, pid = item
         started = max(start - m0, 0.0)
-        timings[i] = {
-            "section": specs[owner[i]].name,
-            "label": flat[i].label,
-            "wall_s": round(wall, 3),
-            "cpu_s": round(cpu, 3),
-            "started_s": round(started, 3),
-            "ended_s": round(min(started + wall, time.perf_counter() - t0), 3),
-            "worker": workers.setdefault(int(pid), len(workers)),
-        }
+        ended = min(started + wall, time.perf_counter() - t0)
+        secs = {"wall_s": wall, "cpu_s": cpu, "started_s": started, "ended_s": ended}
+        timings[i] = {"section": specs[owner[i]].name, "label": flat[i].label}
+        timings[i] |= {k: round(v, 3) for k, v in secs.items()}
+        timings[i]["worker"] = workers.setdefault(int(pid), len(workers))
         remaining[owner[i]] -= 1
         if remaining[owner[i]] == 0:
             assemble(owner[i])
@@ -438,14 +434,9 @@ def run_sections(
     tasks_cpu = sum(float(t.get("cpu_s", 0.0)) for t in timings)  # in this process if jobs=1
     if len(sections) != len(specs):  # pragma: no cover - every task reports or raises
         raise RuntimeError("a report section was not assembled")
-    return Report(
-        config,
-        sections,
-        time.perf_counter() - t0,
-        _versions(),
-        tuple(timings),
-        main_cpu_s=max(time.process_time() - c0 - (tasks_cpu if config.jobs == 1 else 0), 0.0),
-    )
+    main_cpu = max(time.process_time() - c0 - (tasks_cpu if config.jobs == 1 else 0), 0.0)
+    elapsed = time.perf_counter() - t0
+    return Report(config, sections, elapsed, _versions(), tuple(timings), main_cpu_s=main_cpu)
 
 
 def _versions() -> dict[str, str]:
@@ -455,11 +446,6 @@ def _versions() -> dict[str, str]:
 
     from .. import __version__
 
-    return {
-        "tcpfluid": __version__,
-        "python": sys.version.split()[0],
-        "numpy": numpy.__version__,
-        "scipy": scipy.__version__,
-        "matplotlib": matplotlib.__version__,
-        "cpus": str(os.cpu_count() or 0),
-    }
+    libs = {m.__name__: m.__version__ for m in (numpy, scipy, matplotlib)}
+    python = sys.version.split()[0]
+    return {"tcpfluid": __version__, "python": python, **libs, "cpus": str(os.cpu_count() or 0)}

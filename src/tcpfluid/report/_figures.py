@@ -152,10 +152,7 @@ def render(fig: Any, ax: Any, name: str, caption: str, **labels: Any) -> Figure:
 
 
 def queue_panel(
-    ax: Any,
-    traces: Sequence[tuple[str, ArrayLike, ArrayLike, Mapping[str, Any]]],
-    *,
-    t_end: float,
+    ax: Any, traces: Sequence[tuple[str, ArrayLike, ArrayLike, Mapping[str, Any]]], *, t_end: float
 ) -> list[str]:
     """Draw queue traces ``(label, t, queue, style)`` on ``ax``; a dense trace as a
     moving-window envelope, and then a zoom inset of the raw traces over a few periods.

@@ -85,9 +85,8 @@ def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
 
 def _vegas_delta(column: str, delta: int, quantities: tuple[str, ...]) -> Scope:
     """A thesis-vegas-delta scope: one column, one δ, the rows of these result keys."""
-    return _scope(
-        "thesis-vegas-delta", column, None, "Enhanced Vegas", delta=(delta,), quantity=quantities
-    )
+    q = {"delta": (delta,), "quantity": quantities}
+    return _scope("thesis-vegas-delta", column, None, "Enhanced Vegas", **q)
 
 
 #: Table 7's round-model cells that the growth share of the overflows turns to agree with
@@ -127,17 +126,9 @@ def _friend(column: str, pair: str, proportion: str, scheme: str | None) -> Scop
 def _vegas3_reno_goodputs(flows: int, vegas_percent: tuple[int, ...]) -> Scope:
     """A thesis-many-flows scope: the packet simulator's mean goodputs of the Vegas-3 and
     the Reno flows of ``flows`` connections behind RED 54-108 at these Vegas shares."""
-    kinds = ("Vegas-3", "Reno")
-    return _scope(
-        "thesis-many-flows",
-        PACKET,
-        tuple(f"mean goodput of the {k} flows, 20–60 s" for k in kinds),
-        ("Enhanced Vegas", "Reno"),
-        router=("red-54-108",),
-        flows=(flows,),
-        law=("vegas-3",),
-        vegas_percent=vegas_percent,
-    )
+    qs = tuple(f"mean goodput of the {k} flows, 20–60 s" for k in ("Vegas-3", "Reno"))
+    case = {"router": ("red-54-108",), "flows": (flows,), "law": ("vegas-3",)}
+    return _scope(_TMF, PACKET, qs, ("Enhanced Vegas", "Reno"), **case, vegas_percent=vegas_percent)
 
 
 @dataclass(frozen=True)
@@ -153,15 +144,9 @@ class Scope:
     case: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def covers(
-        self,
-        section: str,
-        column: str,
-        quantity: str,
-        algorithm: str,
-        case: Mapping[str, Any] | None = None,
+        self, section: str, column: str, quantity: str, algorithm: str, case: Mapping[str, Any]
     ) -> bool:
         """True when the cell is in the scope."""
-        case = case or {}
         return (
             section in self.sections
             and column in self.columns
@@ -195,318 +180,182 @@ _VR = "validation/test_report_reasons.py::"
 _TM = "validation/test_thesis_mechanisms.py::"
 _XL = "validation/test_cross_layer.py::"
 _CB = "convergence-bdp"
+_CR = "validation/test_conv_rows.py::"
+_CONV_HALVED, _CONV_DOUBLED = "convergence, bandwidth halved", "convergence, bandwidth doubled"
+_UTIL = "bottleneck utilization by the flows' goodput, 10–60 s"
+_GOODPUTS = ("goodput of connection 1, 10–60 s", "goodput of connection 2, 10–60 s")
+_HO_SPREAD = "spread of the flows' shares (std/mean), 10–60 s"
+# fmt: off
 MECHANISMS: tuple[Mechanism, ...] = (
-    _mechanism(
-        "train-queue",
+    _mechanism("train-queue",
         f"{_NE}test_packet_counts_to_nw_agree_with_eq_12_once_the_train_queue_is_off",
-        _scope("new-equilibrium", PACKET, _REACH_NW, _QV, n=TRAIN_QUEUE_N),
-    ),
-    _mechanism(
-        "train-queue-vs-document",
+        _scope("new-equilibrium", PACKET, _REACH_NW, _QV, n=TRAIN_QUEUE_N)),
+    _mechanism("train-queue-vs-document",
         f"{_NE}test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_is_off",
-        _scope("basic", PACKET, _DOUBLES, _QV, scenario=("qv-basic",)),
-    ),
-    _mechanism(
-        "train-runs",
+        _scope("basic", PACKET, _DOUBLES, _QV, scenario=("qv-basic",))),
+    _mechanism("train-runs",
         f"{_NE}test_round_model_counts_to_nw_agree_with_eq_12_with_the_train_spread_evenly",
-        _scope("new-equilibrium", ROUNDS, _REACH_NW, _QV, n=TRAIN_RUNS_N),
-    ),
-    _mechanism(
-        "hybrid-train-increments",
+        _scope("new-equilibrium", ROUNDS, _REACH_NW, _QV, n=TRAIN_RUNS_N)),
+    _mechanism("hybrid-train-increments",
         f"{_HYB}test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue",
-        _scope("new-equilibrium", ODE, _REACH_NW, _QV, n=(3, 7, 8, 9)),
-    ),
-    _mechanism(
-        "packet-train-switched-off-in-hybrid",
+        _scope("new-equilibrium", ODE, _REACH_NW, _QV, n=(3, 7, 8, 9))),
+    _mechanism("packet-train-switched-off-in-hybrid",
         f"{_NE}test_hybrid_doubling_settles_with_the_packets_once_their_train_queue_is_switched_off",
-        _scope(_CB, ODE, "convergence, bandwidth doubled", _QV, bdp_kb=(3000.0, 4000.0, 5000.0)),
-    ),
-    _mechanism(
-        "train-queue-settling",
+        _scope(_CB, ODE, _CONV_DOUBLED, _QV, bdp_kb=(3000.0, 4000.0, 5000.0))),
+    _mechanism("train-queue-settling",
         f"{_NE}test_round_model_doubling_settles_with_the_packets_once_both_trains_queues_are_off",
-        _scope(_CB, ROUNDS, "convergence, bandwidth doubled", _QV, bdp_kb=TRAIN_QUEUE_SETTLING_KB),
-    ),
-    _mechanism(
-        "whole-packet-windows",
+        _scope(_CB, ROUNDS, _CONV_DOUBLED, _QV, bdp_kb=TRAIN_QUEUE_SETTLING_KB)),
+    _mechanism("whole-packet-windows",
         f"{_HYB}test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_samples",
-        _scope(_CB, ODE, _CONV_ALL, "Vegas", bdp_kb=(150.0,)),
-    ),
-    _mechanism(
-        "whole-packet-acks",
-        "validation/test_conv_rows.py::"
-        "test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_count",
-        _scope(_CB, ROUNDS, "convergence, bandwidth halved", "Vegas", bdp_kb=(150.0,)),
-    ),
-    _mechanism(
-        "whole-packet-cycle-bottom",
-        "validation/test_conv_rows.py::"
-        "test_quick_vegas_150_kb_halving_cycle_bottom_with_a_packet_senders_ack_count",
-        _scope(_CB, ROUNDS, "convergence, bandwidth halved", _QV, bdp_kb=(150.0,)),
-    ),
-    _mechanism(
-        "near-band-whole-packets",
-        "validation/test_conv_rows.py::"
-        "test_quick_vegas_1000_kb_ramp_in_the_hybrid_follows_the_packets_with_whole_packets",
-        _scope(_CB, ODE, "convergence, new connection", _QV, bdp_kb=(1000.0,)),
-    ),
-    _mechanism(
-        "ring-at-band-edge",
-        "validation/test_conv_rows.py::test_fast_ring_extreme_at_the_band_edge",
-        _scope(_CB, ROUNDS, "convergence, bandwidth doubled", "FAST", bdp_kb=(500.0,)),
-        _scope(_CB, ODE, "convergence, bandwidth halved", "FAST", bdp_kb=(1000.0,)),
-    ),
-    _mechanism(
-        "micro-queue",
+        _scope(_CB, ODE, _CONV_ALL, "Vegas", bdp_kb=(150.0,))),
+    _mechanism("whole-packet-acks",
+        f"{_CR}test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_count",
+        _scope(_CB, ROUNDS, _CONV_HALVED, "Vegas", bdp_kb=(150.0,))),
+    _mechanism("whole-packet-cycle-bottom",
+        f"{_CR}test_quick_vegas_150_kb_halving_cycle_bottom_with_a_packet_senders_ack_count",
+        _scope(_CB, ROUNDS, _CONV_HALVED, _QV, bdp_kb=(150.0,))),
+    _mechanism("near-band-whole-packets",
+        f"{_CR}test_quick_vegas_1000_kb_ramp_in_the_hybrid_follows_the_packets_with_whole_packets",
+        _scope(_CB, ODE, "convergence, new connection", _QV, bdp_kb=(1000.0,))),
+    _mechanism("ring-at-band-edge", f"{_CR}test_fast_ring_extreme_at_the_band_edge",
+        _scope(_CB, ROUNDS, _CONV_DOUBLED, "FAST", bdp_kb=(500.0,)),
+        _scope(_CB, ODE, _CONV_HALVED, "FAST", bdp_kb=(1000.0,))),
+    _mechanism("micro-queue",
         f"{_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue",
-        _scope(_CB, ODE, "convergence, bandwidth halved", _QV, bdp_kb=(3000.0, 5000.0)),
-        _scope("basic", ODE, _HALVES, _QV, scenario=("qv-basic",)),
-    ),
-    _mechanism(
-        "micro-queue-in-the-mean",
-        "validation/test_conv_rows.py::"
-        "test_quick_vegas_1000_kb_halving_hybrid_settles_with_packets_blind_to_the_micro_queue",
-        _scope(_CB, ODE, "convergence, bandwidth halved", _QV, bdp_kb=(1000.0,)),
-    ),
-    _mechanism(
-        "queue-memory-cycle",
-        f"{_XL}test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory",
-        _scope(_CB, ROUNDS, "convergence, bandwidth halved", _QV, bdp_kb=(3000.0,)),
-    ),
-    _mechanism(
-        "settling-band",
-        "validation/test_conv_rows.py::test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band",
-        _scope("basic", PACKET, (_RAMP, _HALVES, _DOUBLES), "FAST"),
-    ),
-    _mechanism(
-        "feedback-lag",
+        _scope(_CB, ODE, _CONV_HALVED, _QV, bdp_kb=(3000.0, 5000.0)),
+        _scope("basic", ODE, _HALVES, _QV, scenario=("qv-basic",))),
+    _mechanism("micro-queue-in-the-mean",
+        f"{_CR}test_quick_vegas_1000_kb_halving_hybrid_settles_with_packets_blind_to_the_micro_"
+        "queue",
+        _scope(_CB, ODE, _CONV_HALVED, _QV, bdp_kb=(1000.0,))),
+    _mechanism("queue-memory-cycle",
+        f"{_XL}test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_"
+        "memory",
+        _scope(_CB, ROUNDS, _CONV_HALVED, _QV, bdp_kb=(3000.0,))),
+    _mechanism("settling-band",
+        f"{_CR}test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band",
+        _scope("basic", PACKET, (_RAMP, _HALVES, _DOUBLES), "FAST")),
+    _mechanism("feedback-lag",
         "validation/test_thesis_feedback_lag.py::"
         "test_thesis_round_model_shares_agree_without_the_feedback_lag",
-        *(_thesis(ROUNDS, setting, x2s) for setting, x2s in FEEDBACK_LAG_CASES),
-    ),
-    _mechanism(
-        "long-flow-train",
+        *(_thesis(ROUNDS, setting, x2s) for setting, x2s in FEEDBACK_LAG_CASES)),
+    _mechanism("long-flow-train",
         "validation/test_fairness_train.py::"
         "test_the_round_model_has_no_train_and_agrees_with_a_packet_run_without_one",
-        _thesis(ROUNDS, "vegas-1", (80,)),
-    ),
-    _mechanism(
-        "whole-packet-pipes",
+        _thesis(ROUNDS, "vegas-1", (80,))),
+    _mechanism("whole-packet-pipes",
         "validation/test_thesis_whole_packet_pipes.py::"
         "test_thesis_hybrid_shares_agree_with_whole_packet_windows",
-        *(_thesis(ODE, setting, x2s) for setting, x2s in WHOLE_PACKET_PIPES_CASES),
-    ),
-    _mechanism(
-        "whole-packet-growth",
+        *(_thesis(ODE, setting, x2s) for setting, x2s in WHOLE_PACKET_PIPES_CASES)),
+    _mechanism("whole-packet-growth",
         "validation/test_thesis_vegas_delta_growth.py::"
         "test_fluid_delta_cycle_is_a_packet_sender_whose_increase_leaves_mid_round",
         _vegas_delta(ROUNDS, 1, ("delta_max", "delta_mean")),
         _vegas_delta(ROUNDS, 2, ("delta_max", "delta_mean")),
         _vegas_delta(ODE, 1, ("delta_max", "delta_mean")),
-        _vegas_delta(ODE, 2, ("delta_mean",)),
-    ),
-    _mechanism(
-        "base-rtt-error",
+        _vegas_delta(ODE, 2, ("delta_mean",))),
+    _mechanism("base-rtt-error",
         f"{_VR}test_thesis_vegas_1_3_ode_agrees_given_the_packet_base_rtt_error",
-        _thesis(ODE, "vegas-1_3", (100,)),
-    ),
-    _mechanism(
-        "unequal-overflow-drops",
+        _thesis(ODE, "vegas-1_3", (100,))),
+    _mechanism("unequal-overflow-drops",
         f"{_VR}test_fast_many_flows_engines_part_only_where_the_buffer_overflows",
-        _scope("many-flows", (PACKET, ODE), None, "FAST", scenario=("qv-many-flows",)),
-    ),
-    _mechanism(
-        "overflow-hits-every-flow",
+        _scope("many-flows", (PACKET, ODE), None, "FAST", **_QV_MANY)),
+    _mechanism("overflow-hits-every-flow",
         "validation/test_fairness_many_flows.py::"
         "test_fast_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows",
-        _scope("many-flows", ROUNDS, None, "FAST", scenario=("qv-many-flows",)),
-    ),
-    _mechanism(
-        "overflow-reaches-every-rtt",
+        _scope("many-flows", ROUNDS, None, "FAST", **_QV_MANY)),
+    _mechanism("overflow-reaches-every-rtt",
         "validation/test_many_flows_different_rtt_overflow.py::"
         "test_fast_different_rtt_round_model_follows_the_packets_when_an_overflow_reaches_few_flows",
-        _scope(
-            "many-flows",
-            ROUNDS,
-            None,
-            "FAST",
-            scenario=("qv-different-rtt",),
-            period_s=((0, 50), (50, 100), (100, 150)),
-        ),
-    ),
-    _mechanism(
-        "thesis-initial-window",
+        _scope("many-flows", ROUNDS, None, "FAST", scenario=("qv-different-rtt",),
+               period_s=((0, 50), (50, 100), (100, 150)))),
+    _mechanism("thesis-initial-window",
         f"{_TM}test_table_3_27_first_base_rtt_is_the_delayed_ack_timer_from_one_packet",
-        _scope(
-            "thesis-delayed-ack",
-            PACKET,
-            "first recorded BaseRTT, median over the Vegas flows",
-            "Enhanced Vegas",
-            quantity=("first_base_rtt_median",),
-        ),
-    ),
-    _mechanism(
-        "senders-slow-start-lag",
+        _scope("thesis-delayed-ack", PACKET, "first recorded BaseRTT, median over the Vegas flows",
+               "Enhanced Vegas", quantity=("first_base_rtt_median",))),
+    _mechanism("senders-slow-start-lag",
         f"{_XL}test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag",
-        _scope("critical-window", (PACKET, ROUNDS, ODE), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,)),
-    ),
-    _mechanism(
-        "boundary-step-acks",
+        _scope("critical-window", (PACKET, ROUNDS, ODE), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,))),
+    _mechanism("boundary-step-acks",
         f"{_HYB}test_quick_vegas_5000_kb_exit_window_agrees_once_the_boundary_step_acks_"
         "grow_the_next_round",
         _scope("critical-window", ODE, _SS_EXIT_ROW, _QV, bdp_kb=(5000.0,)),
-        _scope("basic", ODE, "slow-start exit window", _QV, scenario=("qv-basic",)),
-    ),
-    _mechanism(
-        "phase-effect",
+        _scope("basic", ODE, "slow-start exit window", _QV, scenario=("qv-basic",))),
+    _mechanism("phase-effect",
         "validation/test_ho_table7_mechanisms.py::"
         "test_table_7_reno_means_agree_once_random_send_times_break_the_phase_effect",
-        _scope(_HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS, proportion=("15-5", "10-10")),
-    ),
-    _mechanism(
-        "escaped-overflows",
+        _scope(_HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS, proportion=("15-5", "10-10"))),
+    _mechanism("escaped-overflows",
         "validation/test_many_flows_who_loses.py::"
         "test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_the_phase",
-        _scope("many-flows", PACKET, None, "Reno", **_QV_MANY, period_s=((100.0, 200.0),)),
-    ),
-    _mechanism(
-        "vegas-standing-backlog",
+        _scope("many-flows", PACKET, None, "Reno", **_QV_MANY, period_s=((100.0, 200.0),))),
+    _mechanism("vegas-standing-backlog",
         "validation/test_ho_table7_vegas_backlog.py::"
         "test_table_7_reno_means_agree_once_the_vegas_flows_hold_ns2s_backlog_on_the_path_base_rtt",
-        _scope(
-            _HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS, proportion=("15-5", "10-10", "5-15")
-        ),
-    ),
-    _mechanism(
-        "overflow-share",
+        _scope(_HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS,
+               proportion=("15-5", "10-10", "5-15"))),
+    _mechanism("overflow-share",
         "validation/test_ho_table7_overflow_share.py::"
         "test_table_7_fast_cells_agree_with_the_packets_when_overflows_fall_on_the_growth",
-        *(_friend(ROUNDS, *cell) for cell in OVERFLOW_SHARE_CELLS),
-    ),
-    _mechanism(
-        "hybrid-growth-share-carry",
+        *(_friend(ROUNDS, *cell) for cell in OVERFLOW_SHARE_CELLS)),
+    _mechanism("hybrid-growth-share-carry",
         "validation/test_ho_table5_reno_growth_share.py::"
         "test_the_hybrids_reno_utilization_agrees_when_overflows_are_shared_in_proportion",
-        _scope(
-            "ho-fairness",
-            ODE,
-            "bottleneck utilization by the flows' goodput, 10–60 s",
-            "Reno",
-            table=("5",),
-        ),
-    ),
-    _mechanism(
-        "ns2-timeout-bugfix",
+        _scope("ho-fairness", ODE, _UTIL, "Reno", table=("5",))),
+    _mechanism("ns2-timeout-bugfix",
         "validation/test_asymmetric_reno_bugfix.py::"
         "test_asymmetric_reno_packet_cells_follow_the_paper_without_ns2s_timeout_bugfix",
         _scope("asymmetric", PACKET, "throughput", "Reno", table=("I/III",), k=TIMEOUT_BUGFIX_K),
-        _scope(
-            "asymmetric",
-            PACKET,
-            "throughput",
-            "Reno",
-            table=("II",),
-            reverse_buffer=TIMEOUT_BUGFIX_BR,
-        ),
-    ),
-    _mechanism(
-        "ns2-fast-sack",
+        _scope("asymmetric", PACKET, "throughput", "Reno", table=("II",),
+               reverse_buffer=TIMEOUT_BUGFIX_BR)),
+    _mechanism("ns2-fast-sack",
         "validation/test_ho_table7_ns2_fast.py::"
         "test_table_7_fast_mix_cells_follow_the_paper_with_ns2_fast_sack_recovery",
         *(_friend(PACKET, *cell) for cell in NS2_FAST_CELLS),
-        _scope(
-            "ho-fairness",
-            PACKET,
-            "spread of the flows' shares (std/mean), 10–60 s",
-            "FAST",
-            table=("5",),
-            algorithm=("fast",),
-            quantity=("fairness",),
-        ),
-    ),
-    _mechanism(
-        "delayed-ack-echo",
+        _scope("ho-fairness", PACKET, _HO_SPREAD, "FAST", table=("5",), algorithm=("fast",),
+               quantity=("fairness",))),
+    _mechanism("delayed-ack-echo",
         f"{_TM}test_delayed_acks_echoing_the_latest_packet_give_the_thesis_goodputs",
-        _scope(
-            "thesis-delayed-ack",
-            PACKET,
-            ("goodput of connection 1, 10–60 s", "goodput of connection 2, 10–60 s"),
-            "Vegas",
-            acks=("da-ia",),
-        ),
-        *(
-            _scope(
-                "thesis-delayed-ack",
-                PACKET,
-                "spread of the flows' goodputs (std/mean), 20–60 s",
-                ("Enhanced Vegas", "other"),  # Vegas-3 alone; its mixes with Reno
-                router=(router,),
-                flows=(n,),
-                vegas_percent=pcts,
-            )
+        _scope("thesis-delayed-ack", PACKET, _GOODPUTS, "Vegas", acks=("da-ia",)),
+        *(  # Vegas-3 alone; its mixes with Reno
+            _scope("thesis-delayed-ack", PACKET, _MF_SPREAD, ("Enhanced Vegas", "other"),
+                   router=(router,), flows=(n,), vegas_percent=pcts)
             for router, n, pcts in DELAYED_ACK_ECHO_CASES
-        ),
-    ),
-    _mechanism(
-        "ns2-red-wait",
+        )),
+    _mechanism("ns2-red-wait",
         "validation/test_thesis_red_wait.py::"
         "test_table_3_25a_vegas_to_reno_goodput_follows_the_thesis_with_ns2_red_wait",
-        _vegas3_reno_goodputs(30, RED_WAIT_MIXES),
-    ),
-    _mechanism(
-        "ns2-vegas-round-timing",
+        _vegas3_reno_goodputs(30, RED_WAIT_MIXES)),
+    _mechanism("ns2-vegas-round-timing",
         "validation/test_thesis_vegas_round_timing.py::"
         "test_table_3_21_spread_at_100_flows_follows_the_thesis_with_ns2_round_timing",
-        _scope(
-            "thesis-many-flows",
-            PACKET,
-            "spread of the flows' goodputs (std/mean), 20–60 s",
-            "Enhanced Vegas",
-            router=("red-5-15", "red-54-108"),
-            flows=(100,),
-            law=NS2_VEGAS_TIMING_LAWS,
-        ),
-        _vegas3_reno_goodputs(200, (50,)),
-    ),
-    _mechanism(
-        "hybrid-without-ns2-vegas-agent",
+        _scope(_TMF, PACKET, _MF_SPREAD, "Enhanced Vegas", router=("red-5-15", "red-54-108"),
+               flows=(100,), law=NS2_VEGAS_TIMING_LAWS),
+        _vegas3_reno_goodputs(200, (50,))),
+    _mechanism("hybrid-without-ns2-vegas-agent",
         "validation/test_thesis_hybrid_vegas_agent.py::"
         "test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as_newreno",
         *(
-            _scope(
-                _TMF,
-                ODE,
-                f"mean goodput of the {kind} flows, 20–60 s",
-                algorithm,
-                **_RED_30,
-                law=(law,),
-                vegas_percent=(50,),
-                kind=("vegas",),
-            )
-            for law, kind, algorithm in (
-                ("vegas-3", "Vegas-3", "Enhanced Vegas"),
-                ("vegas-1_3", "Vegas-1_3", "Vegas"),
-            )
+            _scope(_TMF, ODE, f"mean goodput of the {kind} flows, 20–60 s", algorithm, **_RED_30,
+                   law=(law,), vegas_percent=(50,), kind=("vegas",))
+            for law, kind, algorithm in (("vegas-3", "Vegas-3", "Enhanced Vegas"),
+                                         ("vegas-1_3", "Vegas-1_3", "Vegas"))
         ),
         # the spread of Vegas-1_3's 50 % mix with Reno; Vegas-3 alone (no Vegas share)
         _scope(_TMF, ODE, _MF_SPREAD, "other", **_RED_30, law=("vegas-1_3",), vegas_percent=(50,)),
-        _scope(_TMF, ODE, _MF_SPREAD, "Enhanced Vegas", **_RED_30, law=("vegas-3",)),
-    ),
+        _scope(_TMF, ODE, _MF_SPREAD, "Enhanced Vegas", **_RED_30, law=("vegas-3",))),
     # ns-3's TcpVegas beside the packet simulator (benchmarks/ns3_dumbbell.py): no report
     # section compares with ns-3, so no cell is in its scope
-    _mechanism(
-        "ns3-linux-vegas",
+    _mechanism("ns3-linux-vegas",
         "validation/test_ns3_vegas_dumbbell.py::"
-        "test_ns3_holds_the_vegas_band_with_ns2s_rules_and_not_with_its_own",
-    ),
+        "test_ns3_holds_the_vegas_band_with_ns2s_rules_and_not_with_its_own"),
 )
+# fmt: on
 
 
 def explain(
-    section: str,
-    column: str,
-    quantity: str,
-    algorithm: str,
-    case: Mapping[str, Any] | None = None,
+    section: str, column: str, quantity: str, algorithm: str, case: Mapping[str, Any] | None = None
 ) -> tuple[Mechanism, ...]:
     """The mechanisms whose scope covers a differing cell (empty: unexplained)."""
-    return tuple(m for m in MECHANISMS if m.covers(section, column, quantity, algorithm, case))
+    cell = (section, column, quantity, algorithm, case or {})
+    return tuple(m for m in MECHANISMS if m.covers(*cell))

@@ -58,75 +58,57 @@ def _f64(a: Any) -> Any:
     return np.asarray(a, dtype=np.float64)
 
 
+def _fields(sc: Any, res: Result) -> dict[str, Any]:
+    """What an engine's task returns of its run: summary, traces, each flow's start and
+    stop and (laws deciding at round boundaries) its round log: boundary times, the window
+    the law saw, its phase."""
+    out = {
+        "summary": res.summary.to_dict(),
+        "t_s": res.time_s,
+        "window_pkts": res.window_pkts,
+        "queue_pkts": res.queue_pkts,
+        "goodput_pps": res.throughput_pps,
+        "start_s": [float(f.start_s) for f in sc.flows],
+        "stop_s": [float(f.stop_s) for f in sc.flows],
+    }
+    if res.rounds:
+        out["round_t_s"] = [_f64(r.time_s) for r in res.rounds]
+        out["round_cwnd_pkts"] = [_f64(r.window_pkts) for r in res.rounds]
+        out["round_phase"] = [_f64(r.phase) for r in res.rounds]
+    return out
+
+
 def packet_run(
     scenario: str,
     algorithm: str,
     overrides: Mapping[str, Any],
     *,
-    traces: bool = False,
     sample_interval: float = 0.1,
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
     packet_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run the packet simulator (``packet_options``: :class:`tcpfluid.engines.Packet`'s);
-    summary per flow, and optionally traces."""
-    _, res, out = _run(
-        "packet",
-        scenario,
-        algorithm,
-        overrides,
-        params,
-        seed=seed,
-        record_interval_s=sample_interval,
-        **dict(packet_options or {}),
-    )
+    """Run the packet simulator (``packet_options``: :class:`tcpfluid.engines.Packet`'s)
+    sampled every ``sample_interval`` s: :func:`_fields`, each flow's throughput and the
+    data packets sent."""
+    opts = {"seed": seed, "record_interval_s": sample_interval, **dict(packet_options or {})}
+    sc, res, out = _run("packet", scenario, algorithm, overrides, params, **opts)
     if res is None:
         return out
-    out.update(
-        {
-            "summary": res.summary.to_dict(),
-            "throughput_pps": [float(x or 0.0) for x in res.summary.throughput_pps],
-            "start_s": [float(f.start_s) for f in res.summary.flows],
-            "stop_s": [float(f.stop_s) for f in res.summary.flows],
-            **_round_logs(res),
-            "data_packets": int(res.stats["data_packets"]),
-            "t_s": res.time_s,
-            "goodput_pps": res.throughput_pps,
-            "queue_pkts": res.queue_pkts,
-        }
-    )
-    if traces:
-        out["window_pkts"] = res.window_pkts
-    return out
+    thr = [float(x or 0.0) for x in res.summary.throughput_pps]
+    sent = int(res.stats["data_packets"])
+    return {**out, **_fields(sc, res), "throughput_pps": thr, "data_packets": sent}
 
 
 def rounds_run(
-    scenario: str,
-    algorithm: str,
-    overrides: Mapping[str, Any],
-    *,
-    rtt_model: str = "average",
+    scenario: str, algorithm: str, overrides: Mapping[str, Any], *, rtt_model: str = "average"
 ) -> dict[str, Any]:
-    """Run the round model on a scenario; summary and per-round traces."""
+    """Run the round model: :func:`_fields` and each flow's throughput (NaN: none)."""
     sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt_model)
     if res is None:
         return out
-    s = res.summary
-    out.update(
-        {
-            "summary": s.to_dict(),
-            "throughput_pps": [float(x) if x is not None else math.nan for x in s.throughput_pps],
-            "t_s": res.time_s,
-            "window_pkts": res.window_pkts,
-            "queue_pkts": res.queue_pkts,
-            "goodput_pps": res.throughput_pps,
-            "start_s": np.array([f.start_s for f in sc.flows], dtype=np.float64),
-            "stop_s": np.array([f.stop_s for f in sc.flows], dtype=np.float64),
-            **_round_logs(res),
-        }
-    )
-    return out
+    thr = [math.nan if x is None else float(x) for x in res.summary.throughput_pps]
+    return {**out, **_fields(sc, res), "throughput_pps": thr}
 
 
 def ode_run(
@@ -137,44 +119,16 @@ def ode_run(
     n_points: int = 2001,
     params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run the ODE model on a scenario; summary, trajectories and (hybrid model) each
-    flow's round trace as the packet simulator's."""
+    """Run the ODE model sampled at ``n_points`` times: :func:`_fields` and each flow's
+    delivered packets."""
     sc, res, out = _run("ode", scenario, algorithm, overrides, params, record_points=n_points)
     if res is None:
         return out
-    out.update(
-        {
-            "summary": res.summary.to_dict(),
-            "t_s": res.time_s,
-            "window_pkts": res.window_pkts,
-            "queue_pkts": res.queue_pkts,
-            "delivered_pkts": _f64(res.series["delivered_pkts"]),
-            "goodput_pps": res.throughput_pps,
-            "start_s": [float(f.start_s) for f in sc.flows],
-            "stop_s": [float(f.stop_s) for f in sc.flows],
-        }
-    )
-    if res.rounds:  # laws deciding at round boundaries: the packets' round trace
-        out.update(_round_logs(res))
-    return out
-
-
-def _round_logs(res: Result) -> dict[str, Any]:
-    """Each flow's round log: boundary times, the window the law saw, its phase."""
-    return {
-        "round_t_s": [_f64(r.time_s) for r in res.rounds],
-        "round_cwnd_pkts": [_f64(r.window_pkts) for r in res.rounds],
-        "round_phase": [_f64(r.phase) for r in res.rounds],
-    }
+    return {**out, **_fields(sc, res), "delivered_pkts": _f64(res.series["delivered_pkts"])}
 
 
 def rounds_bdp_batch(
-    algorithm: str,
-    params: Mapping[str, Any],
-    bdp_pkts: Sequence[float],
-    d_s: float,
-    *,
-    rounds: int,
+    algorithm: str, params: Mapping[str, Any], bdp_pkts: Sequence[float], d_s: float, *, rounds: int
 ) -> dict[str, Any]:
     """One batched round-model run over a BDP grid (one scenario per BDP, no cross traffic):
     the per-round windows (R, S) and the slow-start exit rounds, from the summaries of the

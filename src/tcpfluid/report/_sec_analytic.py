@@ -143,14 +143,10 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         )
         draw_columns(ax, kbs, rows[a], lines, _NAMES[a], color)
     figure = render(
-        fig,
-        ax,
-        "critical_window",
-        prose("critical-window", "figure"),
-        xlabel="bandwidth-delay product (kb)",
-        ylabel="window (packets)",
+        fig, ax, "critical_window", prose("critical-window", "figure"),
+        xlabel="bandwidth-delay product (kb)", ylabel="window (packets)",
         title="Critical window vs BDP (d = 100 ms, γ = 1)",
-    )
+    )  # fmt: skip
     return section_result("critical-window", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
@@ -191,16 +187,11 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
 def _ne_tasks(cfg: ReportConfig) -> list[Task]:
     return [
         run_task(
-            e,
-            "qv-basic",
-            a,
-            _ne_setup(n, a)["overrides"],
-            f"new equilibrium: {what} {a} n={n}",
-            **opts,
+            e, "qv-basic", a, _ne_setup(n, a)["overrides"], f"new equilibrium: {w} {a} n={n}", **o
         )
         for a in _CW_ALGS
         for n in _ne_grid(cfg)
-        for e, what, opts in _NE_RUNS
+        for e, w, o in _NE_RUNS
     ]
 
 
@@ -266,14 +257,10 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         draw_columns(ax, _ne_grid(cfg), rows[a], lines, _NAMES[a], color)
     ax.set_yscale("log")
     figure = render(
-        fig,
-        ax,
-        "new_equilibrium",
-        prose("new-equilibrium", "figure"),
-        xlabel="bandwidth growth factor n",
-        ylabel="rounds to reach nW (RTTs)",
+        fig, ax, "new_equilibrium", prose("new-equilibrium", "figure"),
+        xlabel="bandwidth growth factor n", ylabel="rounds to reach nW (RTTs)",
         title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
-    )
+    )  # fmt: skip
     return section_result("new-equilibrium", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
@@ -363,11 +350,10 @@ def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value) -> 
     else:  # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
         extra = {"printed '−1' (E4)": printed, _NS2_DOC_COLUMN: doc(f"{key}/simulation")}
     extra["document analysis"] = doc(f"{key}/analysis")
+    values.update(extra)
     setting = f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)"
     case = {"example": ex, "initial_window": 2}
-    return Row(
-        setting, _CR_QUANTITY, "s", "time", {**values, **extra}, CLOSED_FORM, (*extra,), case
-    )
+    return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (*extra,), case)
 
 
 def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
@@ -412,15 +398,10 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
     ax.set_xscale("log")
     ax.set_yscale("log")
     return render(
-        fig,
-        ax,
-        "conspicuous_rounds",
-        prose("conspicuous", "figure"),
-        xlabel="μd (packets), d = 0.1 s",
-        ylabel="time to reach the available bandwidth (s)",
-        title="Conspicuous rounds: corrected and printed forms",
-        fontsize=6,
-    )
+        fig, ax, "conspicuous_rounds", prose("conspicuous", "figure"),
+        xlabel="μd (packets), d = 0.1 s", ylabel="time to reach the available bandwidth (s)",
+        title="Conspicuous rounds: corrected and printed forms", fontsize=6,
+    )  # fmt: skip
 
 
 def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -431,20 +412,15 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         never = "TCP-Ho never left its ramp" if a == "tcp-ho" else _NEVER_MUD
         for j, (ex, b) in enumerate(_EXAMPLES):
             pr, orr = next(it), next(it)
-            rm, p, ot = (
-                _batch_time(a, b, rb, j),
-                num(_run_time(a, b, pr), never),
-                _run_time(a, b, orr),
-            )
+            rm, ot = _batch_time(a, b, rb, j), _run_time(a, b, orr)
+            p = num(_run_time(a, b, pr), never)
             o: Value = err_na(orr, never) if ot is None else ot
             if from_one:
                 rows["one"].append(_cr_row_one_packet(ex, b, rm, p, o))
             else:
                 rows[a].append(_cr_row(a, ex, b, rm, p, o))
-    figure = _cr_figure(rows)
-    return section_result(
-        "conspicuous", cfg, [[*rows["vegas"], *rows["tcp-ho"], *rows["one"]]], (figure,)
-    )
+    table = [*rows["vegas"], *rows["tcp-ho"], *rows["one"]]
+    return section_result("conspicuous", cfg, [table], (_cr_figure(rows),))
 
 
 CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

@@ -22,6 +22,7 @@ from ._common import (
     column_series,
     engine_cells,
     err_na,
+    num,
     phase_range,
     run_task,
     runs_by_case,
@@ -55,12 +56,19 @@ def _cb_cases(cfg: ReportConfig) -> list[tuple[str, float]]:
 
 
 def _cb_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = []
-    for a, kb in _cb_cases(cfg):
-        o = _cb_overrides(kb)
-        for e in _CB_ENGINES:
-            tasks.append(run_task(e, "qv-basic", a, o, f"convergence: {LABEL[e]} {a} {kb:g} kb"))
-    return tasks + _phase_tasks(cfg)
+    """The nominal runs (each engine), then the extra packet runs over the change's phase."""
+    what = "convergence: packet {} {:g} kb, change moved by {:.2f} round"
+    return [
+        *(
+            run_task(e, "qv-basic", a, _cb_overrides(kb), f"convergence: {LABEL[e]} {a} {kb:g} kb")
+            for a, kb in _cb_cases(cfg)
+            for e in _CB_ENGINES
+        ),
+        *(
+            run_task("packet", "qv-basic", a, _phase_overrides(a, kb, f), what.format(a, kb, f))
+            for a, kb, f in _phase_keys(cfg)
+        ),
+    ]
 
 
 #: the changes whose settling time is shown over the phase of the change ("halved": the
@@ -90,23 +98,13 @@ def _phase_overrides(a: str, kb: float, frac: float) -> dict[str, Any]:
     start, stop = float(sc.cbr[0].start_s), float(sc.cbr[0].stop_s)
     t_on = start + frac * _round_at_change(a, b, "halved")
     t_off = stop + frac * _round_at_change(a, b, "doubled")
-    end = t_off + _PHASE_TAIL_S
-    o.update(duration=f"{end:.6f}s", cbr_start=f"{t_on:.6f}s", cbr_stop=f"{t_off:.6f}s")
-    return o
+    times = {"duration": t_off + _PHASE_TAIL_S, "cbr_start": t_on, "cbr_stop": t_off}
+    return o | {k: f"{v:.6f}s" for k, v in times.items()}
 
 
 def _phase_keys(cfg: ReportConfig) -> list[tuple[str, float, float]]:
     grid = _cb_grid(cfg)
     return [(a, kb, f) for a in _CB_ALGS for kb in grid for f in _PHASE_FRACTIONS]
-
-
-def _phase_tasks(cfg: ReportConfig) -> list[Task]:
-    """The extra packet runs over the phase of the change, after the nominal runs."""
-    what = "convergence: packet {} {:g} kb, change moved by {:.2f} round"
-    return [
-        run_task("packet", "qv-basic", a, _phase_overrides(a, kb, f), what.format(a, kb, f))
-        for a, kb, f in _phase_keys(cfg)
-    ]
 
 
 def _in_rtts(v: float | NA) -> float | NA:
@@ -121,7 +119,7 @@ def _phase_ranges(
     ``n/a`` when one of them did not settle."""
     vals: dict[tuple[str, float, str], list[float | NA]] = {}
     for (a, kb, _f), res in zip(_phase_keys(cfg), out, strict=True):
-        ev = _engine_values(res, "packet")
+        ev = _engine_values(res)
         for kind in _PHASE_KINDS:
             key = (a, kb, kind)
             vals.setdefault(key, [nominal[key]]).append(_in_rtts(ev[kind]))
@@ -155,11 +153,6 @@ _CF_OTHER = {
 }
 
 
-def _not_settled(v: Any) -> bool:
-    """True for an ``n/a`` that says the run did not settle (not an engine error)."""
-    return isinstance(v, NA) and "did not settle" in v.reason
-
-
 def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, marker: str) -> None:
     """Mark the BDPs whose run did not settle on a band at the top of ``ax``."""
     from matplotlib.patches import Rectangle
@@ -172,14 +165,12 @@ def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, m
         band.set_gid("not-settled")
         band.set_zorder(0)
         ax.add_patch(band)
-        ax.text(
-            1.005, 0.96, "did not\nsettle", transform=ax.transAxes, fontsize=6, va="center",
-            color="0.35",
-        )  # fmt: skip
-    style: dict[str, Any] = {"facecolors": "none"} if marker == "o" else {}
+        text = {"transform": ax.transAxes, "fontsize": 6, "va": "center", "color": "0.35"}
+        ax.text(1.005, 0.96, "did not\nsettle", **text)
+    hollow: dict[str, Any] = {"facecolors": "none"} if marker == "o" else {}
     ax.scatter(
         xs, [0.96] * len(xs), transform=ax.get_xaxis_transform(), color=color,
-        marker=marker, s=24, clip_on=False, zorder=5, **style,
+        marker=marker, s=24, clip_on=False, zorder=5, **hollow,
     )  # fmt: skip
 
 
@@ -211,23 +202,18 @@ def _cb_setting(a: str, kb: float, b: float) -> str:
 
 
 def _cb_row(
-    a: str,
-    kb: float,
-    b: float,
-    kind: tuple[str, str],
-    eng: dict[str, float | NA],
-    phase: tuple[float | NA, float | NA] | None = None,
+    a: str, kb: float, b: float, kind: tuple[str, str], eng: dict[str, float | NA], phase: Any
 ) -> Row:
     """The settling row of one law, BDP and kind of change (``eng``: the engines' values
-    in RTTs), judged against the packet simulator (the closed forms: :func:`_reach_row`)."""
+    in RTTs; ``phase``: the packets' (min, max) over the change's phase, or None), judged
+    against the packet simulator (the closed forms: :func:`_reach_row`)."""
     has = kind[0] in _CF_OTHER and not isinstance(_cb_closed(a, b)[kind[0]], NA)
     cf = _CF_OTHER[kind[0]] if has else NA("no closed form in the documents")
     values = engine_cells(cf, eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES)
     informative = (PHASE_MIN, PHASE_MAX) if phase else ()
     values.update(zip(informative, phase or (), strict=True))
-    q = f"convergence, {kind[1]}"
-    setting = _cb_setting(a, kb, b)
-    return Row(setting, q, "RTTs", "rounds", values, PACKET, informative, {"bdp_kb": kb})
+    q, case = f"convergence, {kind[1]}", {"bdp_kb": kb}
+    return Row(_cb_setting(a, kb, b), q, "RTTs", "rounds", values, PACKET, informative, case)
 
 
 def _reach_row(
@@ -236,12 +222,9 @@ def _reach_row(
     """The row of a closed form's own quantity (``key`` of :func:`_cb_closed`), each engine
     counted in round boundaries of its own round trace (round 1 = [0, d])."""
     extra = {"eq. (12) i": cf["doubled_i"]} if key == "doubled" and a == "quick-vegas" else {}
-    values = engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES)
-    q = _NEW_REACH if key == "new" else _DOUBLED_REACH
-    setting = _cb_setting(a, kb, b)
-    return Row(
-        setting, q, "rounds", "rounds", {**values, **extra}, CLOSED_FORM, (*extra,), {"bdp_kb": kb}
-    )
+    values = engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES) | extra
+    q, case = _NEW_REACH if key == "new" else _DOUBLED_REACH, {"bdp_kb": kb}
+    return Row(_cb_setting(a, kb, b), q, "rounds", "rounds", values, CLOSED_FORM, (*extra,), case)
 
 
 def _reach_counts(
@@ -258,8 +241,8 @@ def _reach_counts(
     new = _rounds_to_reach(t, w, start, b)
     dbl = _rounds_to_reach(t, w, t_double, b)
     return {
-        "new": NA("the window never reached μd") if new is None else new,
-        "doubled": NA("the window never reached nW") if dbl is None else dbl,
+        "new": num(new, "the window never reached μd"),
+        "doubled": num(dbl, "the window never reached nW"),
     }
 
 
@@ -270,16 +253,17 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
     n_nominal = len(_CB_ENGINES) * len(_cb_cases(cfg))
     runs = runs_by_case(_cb_cases(cfg), out[:n_nominal], _CB_ENGINES)
     nominal = {
-        (a, kb, kind): _in_rtts(_engine_values(r["packet"], "packet")[kind])
+        (a, kb, kind): _in_rtts(_engine_values(r["packet"])[kind])
         for (a, kb), r in runs.items()
         for kind in _PHASE_KINDS
     }
     phase = _phase_ranges(cfg, out[n_nominal:], nominal)
     for (a, kb), r in runs.items():
         b = kb_to_pkts(kb)
-        t_double = _cb_doubling_time(kb)
+        # the available bandwidth doubles when the CBR stops
+        t_double = float(build_scenario("qv-basic", **_cb_overrides(kb)).cbr[0].stop_s)
         cf = _cb_closed(a, b)
-        ev = {COLUMN[e]: _engine_values(r[e], e) for e in _CB_ENGINES}
+        ev = {COLUMN[e]: _engine_values(r[e]) for e in _CB_ENGINES}
         reach = {COLUMN[e]: _reach_counts(r[e], e, b, t_double) for e in _CB_ENGINES}
         for key, label in _CB_KINDS:
             vkey = "time_to_equilibrium_s" if key == "new" else key
@@ -294,19 +278,15 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
     return rows, groups
 
 
-def _cb_doubling_time(kb: float) -> float:
-    """When the available bandwidth doubles in the section's scenario (the CBR stops), s."""
-    sc = build_scenario("qv-basic", **_cb_overrides(kb))
-    return float(sc.cbr[0].stop_s)
-
-
 def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -> None:
     """One panel (one kind of change): every law's curves against the BDP."""
     for a in _CB_ALGS:
         col, settle = _CB_COLORS[a], groups[(a, key)]
         draw_columns(ax, kbs, settle, _CB_ENGINE_LINES, _NAMES[a], col)
         for c, marker in _CB_MARKERS.items():  # a run that did not settle: marked, not dropped
-            flags = [float(_not_settled(r.values[c])) for r in settle]
+            # an n/a that says the run did not settle (not an engine error)
+            bad = (r.values[c] for r in settle)
+            flags = [float(isinstance(v, NA) and "did not settle" in v.reason) for v in bad]
             _mark_not_settled(ax, kbs, flags, col, marker)
         cf = column_series(groups.get((a, key, "cf"), []), CLOSED_FORM)
         if np.isfinite(cf).any():
@@ -317,13 +297,8 @@ def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -
         if any(p.get_gid() == "not-settled" for p in ax.patches):
             lo, hi = ax.get_ylim()  # room above the data for the 'did not settle' band
             ax.set_ylim(lo, hi * (hi / lo) ** 0.15)
-    plot.finish(
-        ax,
-        xlabel="bandwidth-delay product (kb)" if key == "doubled" else "",
-        ylabel="convergence time (RTTs)",
-        title=label,
-        legend=False,
-    )
+    xlabel = "bandwidth-delay product (kb)" if key == "doubled" else ""
+    plot.finish(ax, xlabel=xlabel, ylabel="convergence time (RTTs)", title=label, legend=False)
 
 
 def _cb_figure(kbs: list[float], groups: Groups) -> Figure:

@@ -32,17 +32,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES, D_S
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    FLUID_PHASE,
-    NA,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    Row,
-    Table,
-)
+from ._table import CLOSED_FORM, DOCUMENT, FLUID_PHASE, NA, PACKET, PHASE_MAX, PHASE_MIN, Row, Table
 
 # ================================================================== basic behaviour §5.1
 _BASIC = (
@@ -55,12 +45,10 @@ _BASIC = (
 
 #: sampling interval of the packet run and of the ODE trace (24001 points over 240 s), s
 BASIC_GRID_S = 0.01
-
-
 #: each engine's run options: the packet run and the ODE sampled on the same 0.01 s grid,
 #: so that both see short queue peaks alike (the maximum queue is read off the samples)
 _BASIC_OPTIONS: dict[str, dict[str, Any]] = {
-    "packet": {"traces": True, "sample_interval": BASIC_GRID_S},
+    "packet": {"sample_interval": BASIC_GRID_S},
     "rounds": {},
     "ode": {"n_points": 24001},
 }
@@ -109,10 +97,9 @@ def _basic_phase_range(
 ) -> tuple[float | NA, float | NA]:
     """The range of ``key`` on engine ``ENGINES[column]`` over the nominal run and the phase
     runs of law ``a`` (``out``: the phase runs' results)."""
-    e = ENGINES[column]
-    runs = runs_by_case(_basic_phase_keys(), out)
+    e, runs = ENGINES[column], runs_by_case(_basic_phase_keys(), out)
     return phase_range(
-        [nominal, *(_engine_values(r[e], e)[key] for k, r in runs.items() if k[0] == a)]
+        [nominal, *(_engine_values(r[e])[key] for k, r in runs.items() if k[0] == a)]
     )
 
 
@@ -188,15 +175,14 @@ _LABELS = {
 }
 
 
-def _engine_values(res: dict[str, Any], kind: str) -> dict[str, float | NA]:
+def _engine_values(res: dict[str, Any]) -> dict[str, float | NA]:
+    """A run's value of each :data:`_LABELS` metric (``n/a`` with the reason)."""
     if "error" in res:
         return dict.fromkeys(_LABELS, err_na(res, ""))
     s = res["summary"]
     conv = [*(s.get("convergence_times_s") or []), None, None]
-    nd, left = (
-        "did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)",
-        "did not leave slow start",
-    )
+    nd = "did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)"
+    left = "did not leave slow start"
     t, q = np.asarray(res["t_s"]), np.asarray(res["queue_pkts"])
     m = (t >= 80.0) & (t <= 160.0)
     return {
@@ -219,7 +205,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         pr, rr = runs["packet"], runs["rounds"]
         closed = _basic_closed(a, pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1)), pr.get("d_s", D_S))
         docs = _basic_doc(a)
-        ev = {e: _engine_values(r, e) for e, r in runs.items()}
+        ev = {e: _engine_values(r) for e, r in runs.items()}
         for key, (label, unit, kind) in _LABELS.items():
             values = engine_cells(
                 closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
@@ -251,9 +237,9 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
     t, g = pr["t_s"], pr["goodput_pps"][0]
     late = t >= t[-1] - 20.0
     offered = pr.get("mu_pps", np.nan)
-    if not (late.any() and np.isfinite(offered) and float(g[late].mean()) < 0.1 * offered):
+    late_pps = float(g[late].mean()) if late.any() else np.nan
+    if not (np.isfinite(offered) and late_pps < 0.1 * offered):
         return []
-    late_pps = float(g[late].mean())
     return [prose("basic", "flag", name=_NAMES[a], sc=sc, late_pps=late_pps, offered=offered)]
 
 
@@ -269,25 +255,17 @@ def _basic_figure(
     for res, label, style in lines:  # one flow's traces
         if res is None or "error" in res:
             continue
-        for ax, y in zip(
-            axes, (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0]), strict=True
-        ):
+        ys = (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0])
+        for ax, y in zip(axes, ys, strict=True):
             plot.versus(res["t_s"], y, ax=ax, label=label, **style)
     for ax in axes:
         ax.axvspan(80, 160, color="0.9", zorder=0, label=None)
-    plot.finish(
-        axes[0],
-        xlabel="",
-        ylabel="cwnd (packets)",
-        title=f"{_NAMES[a]}: 50 Mb/s × 100 ms, 25 Mb/s CBR 80–160 s (shaded)",
-    )
+    title = f"{_NAMES[a]}: 50 Mb/s × 100 ms, 25 Mb/s CBR 80–160 s (shaded)"
+    plot.finish(axes[0], xlabel="", ylabel="cwnd (packets)", title=title)
     plot.finish(axes[1], xlabel="", ylabel="bottleneck queue (packets)")
     plot.finish(axes[2], xlabel="time (s)", ylabel="throughput (packets/s)")
-    return Figure.from_matplotlib(
-        fig,
-        f"basic_{a.replace('-', '_')}",
-        prose("basic", "figure", name=_NAMES[a], sc=sc, figref=figref),
-    )
+    cap = prose("basic", "figure", name=_NAMES[a], sc=sc, figref=figref)
+    return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
 BASIC = SectionSpec("basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble)
@@ -357,24 +335,19 @@ def _mf_engine_jains(
 
 
 def _mf_row(
-    sc: str,
-    a: str,
-    i: int,
-    edges: list[float],
-    prefix: str,
-    res: dict[str, Any],
-    jains: dict[str, list[float] | None],
+    sc: str, a: str, i: int, edges: list[float], prefix: str, res: dict[str, Any], jains: Any
 ) -> Row:
-    """The row of period ``i`` (edges[i] to edges[i + 1]) for law ``a`` on ``sc``."""
+    """The row of period ``i`` (edges[i] to edges[i + 1]) for law ``a`` on ``sc`` (``jains``:
+    per engine, its index per period; None: no result)."""
     a0, b0 = edges[i], edges[i + 1]
     quick = NA("quick mode runs a scaled-down scenario: the document's table does not apply")
     dv = doc(f"{prefix}/{a}/{a0:g}-{b0:g}") if prefix else quick
     # per engine: its run's error, else its index of the period (None: the run failed)
     rv, ov, pv = (
-        err_na(res[key] or {}, "no result")
-        if jains[key] is None
-        else num(jains[key][i], "no flow active over the whole period")  # type: ignore[index]
-        for key in ("rounds", "ode", "packet")
+        err_na(res[k] or {}, "no result")
+        if jains[k] is None
+        else num(jains[k][i], "no flow active over the whole period")
+        for k in ("rounds", "ode", "packet")
     )
     # the paper's different-RTT network (its Fig. 15: rates and delays) is not in its text,
     # so its indices are context there, not a reference: the layers meet the packet sim
@@ -421,13 +394,8 @@ def _mf_scenario(
         jains, traces = _mf_engine_jains(res, edges, t_end)
         # a queue oscillating faster than the panel can show: envelope and zoom
         enveloped += [f"{_NAMES[a]} {n}" for n in queue_panel(axes[ai], traces, t_end=t_end)]
-        plot.finish(
-            axes[ai],
-            xlabel="time (s)" if ai == len(_ALGS) - 1 else "",
-            ylabel="queue (pkts)",
-            title=_NAMES[a],
-            fontsize=6,
-        )
+        xlabel = "time (s)" if ai == len(_ALGS) - 1 else ""
+        plot.finish(axes[ai], xlabel=xlabel, ylabel="queue (pkts)", title=_NAMES[a], fontsize=6)
         rows += [_mf_row(sc, a, i, edges, prefix, res, jains) for i in range(len(edges) - 1)]
     name = f"many_flows_{sc.replace('-', '_')}"
     figure = Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))

@@ -11,17 +11,11 @@ from typing import Any
 import numpy as np
 
 from .. import plot
-from ..analytic import (
-    blb_equilibrium,
-    blb_train_equilibrium,
-    jain_index,
-    reverse_path_throughput,
-)
+from ..analytic import blb_equilibrium, blb_train_equilibrium, jain_index, reverse_path_throughput
 from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis's Vegas settings
 from ..fairness import train_fraction
-from ..fluid.ode import ode_problem
 from ..published import THESIS_TABLE_3_16
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
@@ -80,11 +74,10 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
                 f"the 10-60 s measurement window), got {o!r}"
             )
     alg, params = _SETTINGS[setting]
-    sc = build_scenario(
-        "thesis-two-flow", x2=f"{x2_ms}ms", queue="red", duration="60s", **params
-    ).with_algorithm(alg)
-    sc = ns2_initial_window(sc)  # the thesis's ns-2 agents start from one packet
-    prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
+    kw = {"x2": f"{x2_ms}ms", "queue": "red", "duration": "60s", **params}
+    # the thesis's ns-2 agents start from one packet
+    sc = ns2_initial_window(build_scenario("thesis-two-flow", **kw).with_algorithm(alg))
+    prop = np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
     ns2 = ns2_packet_options(sc)  # the packet senders and RED as the thesis's ns-2
     res = simulate(sc, Packet(record_interval_s=0.001, **ns2))  # fine enough for the train
     t = res.time_s
@@ -97,13 +90,11 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
         ]
     mu = sc.link("R1-R2").rate_bps / (8.0 * sc.packet_size_bytes)
     if alg == "enhanced-vegas":
-        eq = blb_equilibrium([params["delta"]] * 2, x, mu, prop_delay_s=prop)
-        out["blb_jain"] = eq.jain_index
+        deltas = [params["delta"]] * 2
+        out["blb_jain"] = blb_equilibrium(deltas, x, mu, prop_delay_s=prop).jain_index
         f = train_fraction(t, res.throughput_pps[1], mu, start_s=10.0, end_s=60.0)
         out["train_fraction"] = f
-        out["train_jain"] = blb_train_equilibrium(
-            [params["delta"]] * 2, x, mu, train_fraction=f
-        ).jain_index
+        out["train_jain"] = blb_train_equilibrium(deltas, x, mu, train_fraction=f).jain_index
     try:
         rm = simulate(sc, "rounds")
     except ValueError as exc:  # the round model refuses the configuration
@@ -111,13 +102,11 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     else:
         out["rounds_jain"] = float(jain_index(mean_rate_since(rm.time_s, delivered_pkts(rm), 10.0)))
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
-    if r.success:
-        dl = r.series["delivered_pkts"]
-        thr_o = (dl[:, -1] - np.array([np.interp(10.0, r.time_s, row) for row in dl])) / 50.0
-        out["ode_jain"] = float(jain_index(thr_o))
-    else:
-        out["ode_error"] = r.message
-    return out
+    if not r.success:
+        return {**out, "ode_error": r.message}
+    dl = r.series["delivered_pkts"]
+    thr_o = (dl[:, -1] - np.array([np.interp(10.0, r.time_s, row) for row in dl])) / 50.0
+    return {**out, "ode_jain": float(jain_index(thr_o))}
 
 
 def thesis_offset_scenario(sc: Scenario, offset_s: float) -> Scenario:
@@ -134,12 +123,9 @@ def _packet_jain(res: Result) -> float:
 
 
 def _th_tasks(cfg: ReportConfig) -> list[Task]:
+    fn, offsets = "tcpfluid.report._sec_fairness:thesis_run", THESIS_START_OFFSETS_S
     return [
-        Task(
-            "tcpfluid.report._sec_fairness:thesis_run",
-            {"x2_ms": x2, "setting": s, "start_offsets_s": THESIS_START_OFFSETS_S},
-            f"thesis: {s} x2={x2} ms",
-        )
+        Task(fn, {"x2_ms": x2, "setting": s, "start_offsets_s": offsets}, f"thesis: {s} x2={x2} ms")
         for s in _SETTINGS
         for x2 in _th_grid(cfg)
     ]
@@ -197,15 +183,11 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             xs = np.asarray(grid, dtype=float)[ok] + 0.6 * (i - (len(_SETTINGS) - 1) / 2.0)
             ax.vlines(xs, lo[ok], hi[ok], color=col, lw=0.8)
     figure = render(
-        fig,
-        ax,
-        "thesis_fairness",
-        prose("thesis-fairness", "figure"),
+        fig, ax, "thesis_fairness", prose("thesis-fairness", "figure"),
         xlabel="access delay x2 of the long connection (ms)",
-        ylabel="smaller flow's share of the goodput",
-        title="Two flows on 1.5 Mb/s, RED 15/45",
+        ylabel="smaller flow's share of the goodput", title="Two flows on 1.5 Mb/s, RED 15/45",
         fontsize=6,
-    )
+    )  # fmt: skip
     fields = {"one_delay": _ONE_DELAY, "phase_min": PHASE_MIN, "phase_max": PHASE_MAX}
     return section_result("thesis-fairness", cfg, [rows], (figure,), **fields)
 
@@ -268,18 +250,17 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         pv = run_value(runs["packet"], ("throughput_pps", 0), "", "")
         rv = run_value(runs["rounds"], ("throughput_pps", 0), "", "")
         ov = run_value(runs["ode"], ("summary", "throughput_pps", 0), "", "")
-        setting = (
-            f"{_NAMES[a]}, k = {o['k']:g}"
-            if tab == "I/III"
-            else f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
-        )
+        setting = f"{_NAMES[a]}, k = {o['k']:g}"
+        if tab == "II":
+            setting = f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
         values = engine_cells(cf, rv, ov, pv, doc(key))
         case: dict[str, Any] = {
             "table": tab,
             **{x: o[x] for x in ("k", "reverse_buffer") if x in o},
         }
-        row = Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
-        rows[tab].append(row)
+        rows[tab].append(
+            Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
+        )
     return section_result("asymmetric", cfg, [rows["I/III"], rows["II"]])
 
 

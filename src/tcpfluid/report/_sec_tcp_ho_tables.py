@@ -133,14 +133,9 @@ def _fair_tasks(cfg: ReportConfig) -> list[Task]:
 
 
 def _cells(
-    runs: Mapping[str, Mapping[str, Any] | None],
-    key: str,
-    document: Value,
-    fn: Any = None,
-    reason: str = "no result",
-    fallback: str = "no result",
-    no_cf: Value = _NO_CLOSED_FORM,
-) -> dict[str, Value]:
+    runs: Mapping[str, Mapping[str, Any] | None], key: str, document: Value, fn: Any = None,
+    reason: str = "no result", fallback: str = "no result", no_cf: Value = _NO_CLOSED_FORM,
+) -> dict[str, Value]:  # fmt: skip
     """A row's cells: each engine's value ``key`` (``fn`` of it), ``n/a`` for a failed run
     and for the ODE's skipped run (``None``); ``no_cf`` and ``document`` beside."""
 
@@ -210,13 +205,9 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
             mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
             marker, ls = styles[e]
             plot.versus(rtt, mbps, ax=ax, label=COLUMN[e], marker=marker, linestyle=ls)
-        plot.finish(
-            ax,
-            xlabel="base RTT (ms)" if law == laws[-1] else "",
-            ylabel="goodput (Mb/s)",
-            title=f"{_name(law)}: Jain's index, document {doc(f'004/table6/{law}/jain_index'):.2f}",
-            fontsize=6,
-        )
+        title = f"{_name(law)}: Jain's index, document {doc(f'004/table6/{law}/jain_index'):.2f}"
+        xlabel = "base RTT (ms)" if law == laws[-1] else ""
+        plot.finish(ax, xlabel=xlabel, ylabel="goodput (Mb/s)", title=title, fontsize=6)
     cap = prose("ho-fairness", "figure", rtts_text=_RTTS_TEXT)
     return Figure.from_matplotlib(fig, "ho_different_rtt", cap)
 
@@ -224,13 +215,9 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
 def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     cases = _fair_cases(cfg)
     res = runs_by_case(cases, out)
-    tables = [
-        [r for c in cases if c[0] == tab for r in _fair_rows(tab, c[2], res[c])] for tab in "56"
-    ]
-    fig6 = {c[2]: res[c] for c in cases if c[0] == "6"}
-    return section_result(
-        "ho-fairness", cfg, tables, (_fair_figure(cfg, fig6),), rtts_text=_RTTS_TEXT
-    )
+    tables = [[r for c in cases if c[0] == t for r in _fair_rows(t, c[2], res[c])] for t in "56"]
+    fig6 = _fair_figure(cfg, {c[2]: res[c] for c in cases if c[0] == "6"})
+    return section_result("ho-fairness", cfg, tables, (fig6,), rtts_text=_RTTS_TEXT)
 
 
 HO_FAIRNESS = SectionSpec("ho-fairness", "TCP-Ho paper Tables 5-6", _fair_tasks, _fair_assemble)
@@ -251,14 +238,11 @@ def _friend_cases(cfg: ReportConfig) -> list[tuple[str, str, int, int, tuple[str
 
 def _friend_tasks(cfg: ReportConfig) -> list[Task]:
     return [
-        Task(
-            _RUN,
-            {"scenario": "ho-friendliness", "algorithm": f"{a}:{na},{b}:{nb}", "engine": e},
-            f"TCP-Ho paper Table 7: {e} {a}-{b} {na}-{nb}",
-        )
+        Task(_RUN, {"scenario": "ho-friendliness", "algorithm": f"{a}:{na},{b}:{nb}", "engine": e},
+             f"TCP-Ho paper Table 7: {e} {a}-{b} {na}-{nb}")
         for a, b, na, nb, engines in _friend_cases(cfg)
         for e in engines
-    ]
+    ]  # fmt: skip
 
 
 def _scheme_mean_kbps(r: Mapping[str, Any] | None, alg: str) -> float | NA:
@@ -310,15 +294,10 @@ def _friend_figure(results: list[tuple[tuple[str, str, int, int], list[Row]]]) -
         for j, alg in enumerate((a, b)):  # a mix's rows: fairness, then a's and b's mean
             scheme_rows = [rows[1 + j] for _k, rows in items]
             draw_columns(ax, xs, scheme_rows, _FRIEND_LINES, _name(alg), f"C{j}")
-        plot.finish(
-            ax,
-            xlabel=f"{_name(a)} flows of 20" if (a, b) == pairs[-1] else "",
-            ylabel="kb/s per flow",
-            title=f"{_name(a)} with {_name(b)}",
-            fontsize=5,
-        )
-    cap = prose("ho-friendliness", "figure")
-    return Figure.from_matplotlib(fig, "ho_friendliness", cap)
+        xlabel = f"{_name(a)} flows of 20" if (a, b) == pairs[-1] else ""
+        title = f"{_name(a)} with {_name(b)}"
+        plot.finish(ax, xlabel=xlabel, ylabel="kb/s per flow", title=title, fontsize=5)
+    return Figure.from_matplotlib(fig, "ho_friendliness", prose("ho-friendliness", "figure"))
 
 
 def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -378,8 +357,7 @@ def _itcp_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
         ("table1", "itcp-vegas", {}),
         ("table1", "vegas", {}),
     ]
-    rtts = (240, 840) if cfg.quick else _TABLE2_RTTS_MS
-    for rtt in rtts:
+    for rtt in (240, 840) if cfg.quick else _TABLE2_RTTS_MS:
         o = {"bandwidth": "155Mbps", "rtt": f"{rtt}ms", "duration": "200s"}
         out.append((f"table2/rtt{rtt}", "itcp-vegas", o))
     if not cfg.quick:
@@ -438,9 +416,8 @@ def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]])
                 r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {COLUMN[e]}",
                 color=f"C{i}", linestyle=styles[e],
             )  # fmt: skip
-    cap = prose("itcp-tables", "figure")
     return render(
-        fig, ax, "itcp_average_throughput", cap, xlabel="time (s)",
+        fig, ax, "itcp_average_throughput", prose("itcp-tables", "figure"), xlabel="time (s)",
         ylabel="average throughput since 0 s (Mb/s)", title="622 Mb/s × 110 ms, one flow",
         fontsize=6,
     )  # fmt: skip

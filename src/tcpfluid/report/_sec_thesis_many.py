@@ -21,14 +21,7 @@ from ..fairness import _THESIS_SETTINGS
 from ..results import Result
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
-from ._common import (
-    doc,
-    engine_cells,
-    mean_rate_since,
-    run_value,
-    section_result,
-    share_row,
-)
+from ._common import doc, engine_cells, mean_rate_since, run_value, section_result, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row
@@ -85,14 +78,8 @@ def thesis_mix_scenario(
     if not 0 <= vegas_percent <= 100:
         raise ValueError(f"vegas_percent must be in [0, 100], got {vegas_percent!r}")
     extra: dict[str, Any] = {"access_factor": flows} if fluid else {}
-    sc = build_scenario(
-        "thesis-many-flows",
-        flows=flows,
-        router=router,
-        seed=seed,
-        duration=f"{duration_s!r}s",
-        **extra,
-    )
+    o = {"flows": flows, "router": router, "seed": seed, "duration": f"{duration_s!r}s"}
+    sc = build_scenario("thesis-many-flows", **o, **extra)
     alg, params = LAWS[law]
     k = round(flows * vegas_percent / 100) if law != "reno" else 0
     if k == 0:
@@ -127,18 +114,12 @@ def many_flows_run(
         flows, router, law, vegas_percent, fluid=not packets, initial_window=initial_window
     )
     bits = 8.0 * sc.packet_size_bytes
-    if packets:
+    if packets:  # the senders recover as ns-2's agents, the router drops as ns-2's RED
+        acks: dict[str, Any] = {"delayed_ack": delayed_ack, "delayed_ack_echo": delayed_ack_echo}
+        opts = {**acks, "min_rto_s": MANY_FLOWS_MIN_RTO_S, "ns2_vegas_timing": ns2_vegas_timing}
+        opts |= {**ns2_packet_options(sc), "red_wait": red_wait}
         res = simulate(
-            sc,
-            "packet",
-            record_interval_s=1.0,
-            delayed_ack=delayed_ack,
-            delack_timeout_s=DELACK_TIMEOUT_S,
-            delayed_ack_echo=delayed_ack_echo,
-            min_rto_s=MANY_FLOWS_MIN_RTO_S,
-            # the senders recover as ns-2's agents, the router drops as ns-2's RED
-            **{**ns2_packet_options(sc), "red_wait": red_wait},
-            ns2_vegas_timing=ns2_vegas_timing,
+            sc, "packet", record_interval_s=1.0, delack_timeout_s=DELACK_TIMEOUT_S, **opts
         )
         g = res.throughput_pps[:, res.time_s > MF_FROM_S].mean(axis=1)
     else:
@@ -182,20 +163,14 @@ def two_flow_ack_run(
     receivers delaying their ACKs or not (``delayed_ack``: one bool, or one per connection;
     the options as :func:`many_flows_run`'s): goodputs over 10-60 s (b/s), first and final
     BaseRTT (s)."""
-    sc = build_scenario(
-        "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
-    ).with_algorithm("vegas")
+    o = {"x2": "1ms", "queue": "red", "duration": "60s", "alpha": 1, "beta": 3}
+    sc = build_scenario("thesis-two-flow", **o).with_algorithm("vegas")
     sc = ns2_initial_window(sc, initial_window)
-    res = simulate(
-        sc,
-        "packet",
-        record_interval_s=0.1,
-        delayed_ack=delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack),
-        delack_timeout_s=DELACK_TIMEOUT_S,
-        delayed_ack_echo=delayed_ack_echo,
-        **ns2_packet_options(sc),  # the senders recover as ns-2's agents
-        ns2_vegas_timing=ns2_vegas_timing,
-    )
+    da = delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack)
+    acks: dict[str, Any] = {"delayed_ack": da, "delack_timeout_s": DELACK_TIMEOUT_S}
+    acks |= {"delayed_ack_echo": delayed_ack_echo, "ns2_vegas_timing": ns2_vegas_timing}
+    # the senders recover as ns-2's agents
+    res = simulate(sc, "packet", record_interval_s=0.1, **acks, **ns2_packet_options(sc))
     m = res.time_s > 10.0
     first, final = _base_rtts(res)
     return {
@@ -248,14 +223,9 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
 
 
 def _mf_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        Task(
-            f"{_MODULE}:many_flows_run",
-            {"flows": n, "router": r, "law": law, "vegas_percent": p, "engine": e},
-            f"thesis many flows: {e} {r} {n} {law} {p}%",
-        )
-        for r, n, law, p, e in _mf_cases(cfg)
-    ]
+    keys = ("router", "flows", "law", "vegas_percent", "engine")
+    label, fn = "thesis many flows: {4} {0} {1} {2} {3}%", f"{_MODULE}:many_flows_run"
+    return [Task(fn, dict(zip(keys, c, strict=True)), label.format(*c)) for c in _mf_cases(cfg)]
 
 
 #: the judged quantity of Tables 3.21 and 3.22
@@ -364,12 +334,10 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         for n in counts:
             t21 += _t21_rows(runs, router, n, laws)
             rows22, rows25 = _mix_rows(runs, router, n)
-            t22 += rows22
-            t25 += rows25
+            t22, t25 = t22 + rows22, t25 + rows25
     figs = (_mf_figure(runs, routers, counts), _mix_figure(runs, routers, counts))
-    return section_result(
-        "thesis-many-flows", cfg, [t21, t22, t25], figs, many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S
-    )
+    rto = MANY_FLOWS_MIN_RTO_S
+    return section_result("thesis-many-flows", cfg, [t21, t22, t25], figs, many_flows_min_rto_s=rto)
 
 
 #: a curve of a Jain's-index panel: (color, x, the thesis's values, the packet
@@ -389,21 +357,17 @@ def _jain_figure(
             lines = [(docs, "thesis", {"marker": "s"}),
                      (pk, "packet sim", {"linestyle": ":", "marker": "x"})]  # fmt: skip
             draw_lines(ax, x, lines, label, color)
-        plot.finish(
-            ax, xlabel=xlabel if ax is axes[-1] else "", ylabel="Jain's index, 20–60 s",
-            title=router.upper(), fontsize=6,
-        )  # fmt: skip
+        xl = xlabel if ax is axes[-1] else ""
+        plot.finish(ax, xlabel=xl, ylabel="Jain's index, 20–60 s", title=router.upper(), fontsize=6)
     return Figure.from_matplotlib(fig, name, caption)
 
 
-def _packet_jain(runs: dict[Any, Any], key: tuple[str, int, str, int, str]) -> float:
+def _packet_jain(runs: dict[Any, Any], key: _Case) -> float:
     return float(runs[key].get("jain", np.nan)) if key in runs else np.nan
 
 
 def _mix_figure(
-    runs: dict[tuple[str, int, str, int, str], Any],
-    routers: tuple[str, ...],
-    counts: tuple[int, ...],
+    runs: dict[_Case, Any], routers: tuple[str, ...], counts: tuple[int, ...]
 ) -> Figure:
     """Jain's index against the share of Vegas-3 flows (Tsang's thesis Figs. 3.29a/b)."""
     shares = (0, *MIX_PERCENTS, 100)
@@ -414,9 +378,7 @@ def _mix_figure(
         for i, n in enumerate(counts):
             base = f"001/table{tab}/{router}/n{n}/"
             docs = [doc(base + ("vegas0" if p == 0 else f"vegas-3/vegas{p}")) for p in shares]
-            keys = [
-                (router, n, "reno", 100) if p == 0 else (router, n, "vegas-3", p) for p in shares
-            ]
+            keys = [(router, n, "vegas-3", p) if p else (router, n, "reno", 100) for p in shares]
             pk = [_packet_jain(runs, (*k, "packet")) for k in keys]
             out.append((f"C{i}", shares, docs, pk, f"{n} flows"))
         return out
@@ -425,11 +387,7 @@ def _mix_figure(
     return _jain_figure(routers, curves, "Vegas-3 flows (%)", "thesis_mixes", cap)
 
 
-def _mf_figure(
-    runs: dict[tuple[str, int, str, int, str], Any],
-    routers: tuple[str, ...],
-    counts: tuple[int, ...],
-) -> Figure:
+def _mf_figure(runs: dict[_Case, Any], routers: tuple[str, ...], counts: tuple[int, ...]) -> Figure:
     """Jain's index of N flows of one law against N (Tsang's thesis Figs. 3.25a/b)."""
 
     def curves(router: str) -> list[_Curve]:

@@ -74,15 +74,10 @@ def vegas_delta_scenario(delta: float, duration_s: float = VD_DURATION_S) -> Any
     """Tsang's thesis §4.1.2: one Enhanced Vegas flow (α = β = ``delta``) on the two-flow
     network with x1 = 30 ms (64 ms of propagation, minimum RTT 0.071211 s), RED 15/45, its
     window starting at ns-2's one packet."""
-    sc = build_scenario(
-        "thesis-two-flow",
-        flows=1,
-        x1="30ms",
-        queue="red",
-        duration=f"{duration_s!r}s",
-        delta=delta,
-    ).with_algorithm("enhanced-vegas")
-    return ns2_initial_window(sc)
+    o = {"flows": 1, "x1": "30ms", "queue": "red", "duration": f"{duration_s!r}s", "delta": delta}
+    return ns2_initial_window(
+        build_scenario("thesis-two-flow", **o).with_algorithm("enhanced-vegas")
+    )
 
 
 def round_samples(res: Any) -> dict[str, np.ndarray]:
@@ -153,10 +148,9 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             values = engine_runs_cells(no_cf, runs[d], cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
             q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
             tables[tab].append(Row(setting, q, unit, kind, values, DOCUMENT, case=case))
-    fig = _vd_figure(runs, deltas)
-    run = f"{_vd_duration(cfg):g} s"
+    fields: dict[str, Any] = {"run": f"{_vd_duration(cfg):g} s", "vd_from_s": VD_FROM_S}
     return section_result(
-        "thesis-vegas-delta", cfg, list(tables.values()), (fig,), run=run, vd_from_s=VD_FROM_S
+        "thesis-vegas-delta", cfg, [*tables.values()], (_vd_figure(runs, deltas),), **fields
     )
 
 
@@ -200,10 +194,8 @@ THESIS_MAX_WINDOW = 30.0
 def reno_two_flow_scenario(x2_ms: float, duration_s: float = 60.0) -> Any:
     """Tsang's thesis §4.2.4: two Reno flows on the two-flow network, x1 = 1 ms and
     ``x2_ms``, RED 15/45, buffer 100, each window starting at ns-2's one packet."""
-    sc = build_scenario(
-        "thesis-two-flow", x2=f"{x2_ms!r}ms", queue="red", duration=f"{duration_s!r}s"
-    ).with_algorithm("reno")
-    return ns2_initial_window(sc)
+    o = {"x2": f"{x2_ms!r}ms", "queue": "red", "duration": f"{duration_s!r}s"}
+    return ns2_initial_window(build_scenario("thesis-two-flow", **o).with_algorithm("reno"))
 
 
 def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
@@ -225,9 +217,9 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     if not packets:
         return {**out, "max_window_pkts": float(np.max(np.asarray(res.window_pkts)))}
     windows = [np.asarray(f.window_pkts)[np.asarray(f.time_s) > RENO_FROM_S] for f in res.rounds]
+    out["max_window_pkts"] = max(float(np.max(w, initial=0.0)) for w in windows)
     return {
         **out,
-        "max_window_pkts": max(float(np.max(w, initial=0.0)) for w in windows),
         "rounds_at_max_window": [float(np.mean(w >= THESIS_MAX_WINDOW)) for w in windows],
     }
 
@@ -260,10 +252,10 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     for x2 in grid:
         setting = f"Reno, x2 = {x2} ms"
         jains = engine_runs_cells(no_cf, runs[x2], jain, doc(f"001/table3.12/reno/x2_{x2}"))
-        fair = share_row(
-            setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case={"x2_ms": x2}
+        case = {"x2_ms": x2}
+        fair_rows.append(
+            share_row(setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case=case)
         )
-        fair_rows.append(fair)
         for i, name in ((0, "reno1"), (1, "reno2")):
             ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
             gv = engine_runs_cells(no_cf, runs[x2], partial(_goodput_kb, i=i), ref)
@@ -271,10 +263,8 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
             case = {"x2_ms": x2, "connection": i + 1}
             good_rows.append(Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=case))
-    fig = _reno_figure(good_rows, grid)
-    return section_result(
-        "thesis-reno", cfg, [fair_rows, good_rows], (fig,), reno_from_s=RENO_FROM_S
-    )
+    figs = (_reno_figure(good_rows, grid),)
+    return section_result("thesis-reno", cfg, [fair_rows, good_rows], figs, reno_from_s=RENO_FROM_S)
 
 
 def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
@@ -337,13 +327,9 @@ def _da_tasks(cfg: ReportConfig) -> list[Task]:
     # beside, the library's defaults: the initial window of 2 packets; the ACK of two
     # packets echoing the first one (RFC 7323), the rounds timed from the echoed samples
     tasks.append(_two_flow_task("DA, initial window 2", delayed_ack=True, initial_window=2.0))
+    rfc = {"delayed_ack_echo": "first", "ns2_vegas_timing": False}
     tasks.append(
-        _two_flow_task(
-            "DA-IA, ACK echoing the first packet",
-            delayed_ack=[True, False],
-            delayed_ack_echo="first",
-            ns2_vegas_timing=False,
-        )
+        _two_flow_task("DA-IA, ACK echoing the first packet", delayed_ack=[True, False], **rfc)
     )
     return [*tasks, many(*T327_CASE, ", initial window 2", initial_window=2.0)]
 
@@ -404,12 +390,10 @@ def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> list[Row]:
         return []
     beside = _t27_medians(r27_iw2) if "error" not in r27_iw2 else None
     setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
+    last = "last recorded BaseRTT minus the round-trip propagation, median over the Vegas flows"
     quantities = (
         ("first recorded BaseRTT, median over the Vegas flows", "first_base_rtt_median"),
-        (
-            "last recorded BaseRTT minus the round-trip propagation, median over the Vegas flows",
-            "last_base_rtt_excess_median",
-        ),
+        (last, "last_base_rtt_excess_median"),
     )
     rows = []
     for j, ((q, key), v) in enumerate(zip(quantities, _t27_medians(r27), strict=True)):
@@ -458,14 +442,10 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     r27 = out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
     t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
     t27 = _t27_rows(r27, out[len(cases) + 5])
+    fields: dict[str, Any] = {"delack_timeout_s": DELACK_TIMEOUT_S}
+    fields["many_flows_min_rto_s"] = MANY_FLOWS_MIN_RTO_S
     return section_result(
-        "thesis-delayed-ack",
-        cfg,
-        [t26, t27 or None, t28],
-        delack_timeout_s=DELACK_TIMEOUT_S,
-        many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S,
-        iw2=_IW2,
-        echo_rfc=_ECHO_RFC,
+        "thesis-delayed-ack", cfg, [t26, t27 or None, t28], iw2=_IW2, echo_rfc=_ECHO_RFC, **fields
     )
 
 

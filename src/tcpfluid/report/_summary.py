@@ -85,20 +85,13 @@ def row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
         yield Comparison(section, alg, r.quantity, c, r.reference, c not in bad, case=r.case)
     lbad = set(r.layers_failures)
     for c in r.layers_compared:
-        yield Comparison(
-            section, alg, r.quantity, c, PACKET, c not in lbad, layers=True, case=r.case
-        )
+        yield Comparison(section, alg, r.quantity, c, PACKET, c not in lbad, True, r.case)
 
 
 def comparisons(report: Report) -> list[Comparison]:
     """Every judged cell of the report, in report order."""
-    return [
-        c
-        for s in report.sections
-        for t in s.tables
-        for r in t.rows
-        for c in row_comparisons(s.name, r)
-    ]
+    rows = [(s.name, r) for s in report.sections for t in s.tables for r in t.rows]
+    return [c for name, r in rows for c in row_comparisons(name, r)]
 
 
 def row_mechanisms(section: str, r: Row) -> tuple[str, ...]:
@@ -152,20 +145,11 @@ class ReportSummary:
 
     def overview(self) -> str:
         """The counts in one paragraph: rows, cells, the layers' comparisons."""
-        cells = self.verdict_cells
-        bad = sum(not c.agree for c in cells)
-        lay = [c for c in self.comparisons if c.layers]
-        return prose(
-            "summary",
-            "overview",
-            n_differs=self.n_differs,
-            n_rows=self.n_rows,
-            bad=bad,
-            n_cells=len(cells),
-            n_none=self.n_no_comparison,
-            n_bad_layers=sum(not c.agree for c in lay),
-            n_layers=len(lay),
-        )
+        cells, lay = self.verdict_cells, [c for c in self.comparisons if c.layers]
+        rows = {"n_differs": self.n_differs, "n_rows": self.n_rows, "n_none": self.n_no_comparison}
+        bad = {"bad": sum(not c.agree for c in cells), "n_cells": len(cells)}
+        layers = {"n_bad_layers": sum(not c.agree for c in lay), "n_layers": len(lay)}
+        return prose("summary", "overview", **rows, **bad, **layers)
 
     def mechanism_counts(self) -> list[tuple[str, int]]:
         """(mechanism id, differing cells of the verdicts it covers) for every mechanism that

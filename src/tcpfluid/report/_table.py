@@ -35,49 +35,28 @@ ENGINE_COLUMNS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT)
 FLUID: tuple[str, ...] = (ROUNDS, ODE)
 
 #: quantity kind -> its tolerance, with its reason: the one table of the report's tolerances
+# fmt: off
 TOLERANCES: dict[str, Tolerance] = {
-    "time": Tolerance(
-        rel=0.25,
-        abs_tol=0.2,
-        reason=(
-            "±25 % or 0.2 s (2 RTTs of the documents' 100-ms paths): a time is resolved to "
-            "a round boundary in the engine and in the reference, one round each"
-        ),
-    ),
-    "document time": Tolerance(
-        rel=0.10,
-        abs_tol=0.2,
-        reason=(
-            "±10 % or 0.2 s: a time the document gives for its ns-2 run, read off its plot "
-            "(±10 %); a time is resolved to a round boundary, one 0.1-s round each side"
-        ),
-    ),
-    "rounds": Tolerance(
-        rel=0.25,
-        abs_tol=2.0,
-        reason=(
-            "±25 % or 2 rounds: a count of rounds is resolved to a round boundary in the "
-            "engine and in the reference, one round each"
-        ),
-    ),
+    "time": Tolerance(rel=0.25, abs_tol=0.2, reason=(
+        "±25 % or 0.2 s (2 RTTs of the documents' 100-ms paths): a time is resolved to "
+        "a round boundary in the engine and in the reference, one round each")),
+    "document time": Tolerance(rel=0.10, abs_tol=0.2, reason=(
+        "±10 % or 0.2 s: a time the document gives for its ns-2 run, read off its plot "
+        "(±10 %); a time is resolved to a round boundary, one 0.1-s round each side")),
+    "rounds": Tolerance(rel=0.25, abs_tol=2.0, reason=(
+        "±25 % or 2 rounds: a count of rounds is resolved to a round boundary in the "
+        "engine and in the reference, one round each")),
     "window": Tolerance(rel=0.10, reason="±10 %: a window"),
     "queue": Tolerance(rel=0.10, reason="±10 %: a queue"),
     "throughput": Tolerance(rel=0.10, reason="±10 %: a throughput"),
-    "share": Tolerance(
-        rel=0.10,
-        reason=(
-            "±10 %: the smaller of two flows' share of their summed throughput (each "
-            "flow's share within 10 % of the reference's)"
-        ),
-    ),
-    "share spread": Tolerance(
-        abs_tol=0.10,
-        reason=(
-            "±0.10: the flows' throughputs' coefficient of variation (std/mean), i.e. the "
-            "flows' shares within 10 % of the mean share, rms, of the reference's spread"
-        ),
-    ),
+    "share": Tolerance(rel=0.10, reason=(
+        "±10 %: the smaller of two flows' share of their summed throughput (each "
+        "flow's share within 10 % of the reference's)")),
+    "share spread": Tolerance(abs_tol=0.10, reason=(
+        "±0.10: the flows' throughputs' coefficient of variation (std/mean), i.e. the "
+        "flows' shares within 10 % of the mean share, rms, of the reference's spread")),
 }
+# fmt: on
 
 
 @dataclass(frozen=True)

@@ -157,11 +157,9 @@ def _md_table(section: str, t: Table, rows: bool = True) -> list[str]:
         if any(c in r.values and not isinstance(r.values[c], NA) for r in shown)
     ]
     quantities = {(r.quantity, r.unit) for r in t.rows}
-    shared = len(quantities) == 1
-    caption = t.caption
+    shared, caption = len(quantities) == 1, t.caption
     if shared:
-        q, unit = next(iter(quantities))
-        caption += f" — {q}" + (f" ({unit})" if unit else "")
+        caption += " — " + _quantity(*next(iter(quantities)))
     head = ["setting", *([] if shared else ["quantity"]), *cols, "packet min–max"]
     head += ["verdict", "fluid vs packets", "explained by"]
     note = (
@@ -181,7 +179,7 @@ def _md_table(section: str, t: Table, rows: bool = True) -> list[str]:
     for r in shown:
         cells = [
             r.setting,
-            *([] if shared else [f"{r.quantity} ({r.unit})" if r.unit else r.quantity]),
+            *([] if shared else [_quantity(r.quantity, r.unit)]),
             *[_cell(r, c) for c in cols],
             _spread(r),
             r.verdict,
@@ -190,6 +188,10 @@ def _md_table(section: str, t: Table, rows: bool = True) -> list[str]:
         ]
         out.append("| " + " | ".join(_md_escape(c) for c in cells) + " |")
     return [*out, ""]
+
+
+def _quantity(q: str, unit: str) -> str:
+    return f"{q} ({unit})" if unit else q
 
 
 def _first_sentence(text: str, limit: int = 240) -> str:
@@ -225,26 +227,18 @@ def render_html(
 ) -> str:
     """The report as one self-contained HTML page (figures embedded as base64 PNG)."""
     e = html.escape
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        "<title>tcpfluid validation report</title>",
-        f"<style>{_CSS}</style></head><body>",
-        "<h1>tcpfluid validation report</h1>",
-    ]
-    out += summarize(report).html()  # the summary in words opens the report
+    out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">']
+    out += ["<title>tcpfluid validation report</title>", f"<style>{_CSS}</style></head><body>"]
+    out += ["<h1>tcpfluid validation report</h1>", *summarize(report).html()]  # summary first
     out.append('<h2 id="this-run">This run</h2>')
-    for line in _header(report, command, mutations):
-        out.append(f"<p>{_inline(line)}</p>")
+    out += [f"<p>{_inline(line)}</p>" for line in _header(report, command, mutations)]
     comparisons = [c for s in report.sections for c in s.comparisons]
     if comparisons:  # what some rows compare where a cell moved
         out.append("<p>What some rows compare, and why (the sections say it again):</p><ul>")
         out += [f"<li>{e(c)}</li>" for c in comparisons]
         out.append("</ul>")
-    out.append("<h2>Sections</h2>")
-    out.append(
-        "<table><tr><th>section</th><th>rows</th><th>DIFFERS</th><th>compute time (s)</th></tr>"
-    )
+    head = "".join(f"<th>{h}</th>" for h in ("section", "rows", "DIFFERS", "compute time (s)"))
+    out += ["<h2>Sections</h2>", f"<table><tr>{head}</tr>"]
     for name, title, n, bad, el in _summary_rows(report):
         out.append(
             f'<tr><td><a href="#{e(name)}">{e(title)}</a></td><td>{n}</td>'
@@ -262,8 +256,7 @@ def render_html(
                 f"<figcaption>Figure <code>{e(f.name)}</code>: {e(f.caption)}"
                 "</figcaption></figure>"
             )
-        for note in (*s.comparisons, *s.notes):
-            out.append(f"<blockquote>{e(note)}</blockquote>")
+        out += [f"<blockquote>{e(note)}</blockquote>" for note in (*s.comparisons, *s.notes)]
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
@@ -288,49 +281,25 @@ def _html_table(section: str, t: Table) -> list[str]:
     ]
     for r in t.rows:
         cells = [e(r.setting), e(r.quantity), e(r.unit)]
-        for c in cols:
-            v = r.values.get(c)
-            if isinstance(v, NA):
-                cells.append(f'<span class="na" title="{e(v.reason)}">n/a</span>')
-            else:
-                cells.append(_inline(_cell(r, c)))
-        row_html = "".join(f"<td>{c}</td>" for c in cells)
-        cls = "ok" if r.ok else "bad"
-        lcls = "bad" if r.layers_failures else "ok"
+        for v, c in ((r.values.get(c), c) for c in cols):
+            na = isinstance(v, NA) and f'<span class="na" title="{e(v.reason)}">n/a</span>'
+            cells.append(na or _inline(_cell(r, c)))
+        cls, lcls = ("ok" if r.ok else "bad"), ("bad" if r.layers_failures else "ok")
         out.append(
-            f'<tr>{row_html}<td class="{cls}">{e(r.verdict)}</td>'
-            f'<td class="{lcls}">{e(r.layers_verdict)}</td>'
+            "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + f'<td class="{cls}">'
+            f'{e(r.verdict)}</td><td class="{lcls}">{e(r.layers_verdict)}</td>'
             f"<td>{e(_explained(section, r))}</td></tr>"
         )
     out.append("</table>")
-    na = t.na_notes()
-    if na:
-        out.append(
-            "<details><summary>Not available (n/a)</summary><ul>"
-            + "".join(f"<li>{e(n)}</li>" for n in na)
-            + "</ul></details>"
-        )
+    if na_notes := t.na_notes():
+        items = "".join(f"<li>{e(n)}</li>" for n in na_notes)
+        out.append(f"<details><summary>Not available (n/a)</summary><ul>{items}</ul></details>")
     return out
 
 
-def _atomic_write(path: FsPath, data: bytes) -> None:
-    """Write one file atomically (a hidden ``.NAME.<pid>.<random>.tmp`` renamed over it; a
-    temporary of a killed writer is removed by the next write of the same file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_output(path) as tmp:
-        try:
-            with open(tmp, "wb") as fh:
-                fh.write(data)
-            os.chmod(tmp, 0o644)
-        except OSError as exc:
-            raise _disk_error(exc, path) from None
-
-
-def _disk_error(exc: OSError, path: FsPath, unchanged: FsPath | None = None) -> OSError:
-    """``exc`` restated naming ``path`` (and the report left as it was)."""
-    why = exc.strerror or str(exc)
-    if unchanged is not None:
-        why += f"; the report in {str(unchanged)!r} is left as it was"
+def _disk_error(exc: OSError, path: FsPath, *, unchanged: FsPath) -> OSError:
+    """``exc`` restated naming ``path`` and the report left as it was."""
+    why = f"{exc.strerror or exc}; the report in {str(unchanged)!r} is left as it was"
     return OSError(exc.errno, why, str(path))
 
 
@@ -437,23 +406,18 @@ def write_report(
     out.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_siblings(out)
     stage = _sibling(out, _STAGE)
-    files: dict[str, bytes] = {}
-    for s in report.sections:
-        for f in s.figures:
-            files[f"figures/{f.name}.png"] = f.png
-            files[f"figures/{f.name}.svg"] = f.svg
-    files.update({name: text.encode("utf-8") for name, text in texts.items()})
-    files.update({f"sections/{name}.md": text.encode("utf-8") for name, text in pages.items()})
+    figures = [f for s in report.sections for f in s.figures]
+    files = {f"figures/{f.name}.{x}": getattr(f, x) for f in figures for x in ("png", "svg")}
+    files |= {name: text.encode("utf-8") for name, text in texts.items()}
+    files |= {f"sections/{name}.md": text.encode("utf-8") for name, text in pages.items()}
     written: list[str] = []
     try:
-        try:
-            for folder in ("figures", "sections"):
-                (stage / folder).mkdir(parents=True)
-        except OSError as exc:
-            raise _disk_error(exc, out / folder, unchanged=out) from None
-        for rel, data in files.items():
+        for rel, data in {"figures": None, "sections": None, **files}.items():
             # a failed write (ENOSPC carries no file name) names the report's file
             try:
+                if data is None:
+                    (stage / rel).mkdir(parents=True)
+                    continue
                 (stage / rel).write_bytes(data)
             except OSError as exc:
                 raise _disk_error(exc, out / rel, unchanged=out) from None
@@ -471,10 +435,11 @@ def write_report(
         shutil.rmtree(stage, ignore_errors=True)
         raise
     shutil.rmtree(old, ignore_errors=True)
-    if fd is not None:
-        for s in report.sections:
-            for f in s.figures:
-                p = fd / f"{f.name}.png"
-                _atomic_write(p, f.png)
-                written.append(str(p))
+    if fd is not None:  # each file atomically (its error names it)
+        fd.mkdir(parents=True, exist_ok=True)
+        for f in figures:
+            with atomic_output(fd / f"{f.name}.png") as tmp:
+                tmp.write_bytes(f.png)
+                os.chmod(tmp, 0o644)
+            written.append(str(fd / f"{f.name}.png"))
     return {"files": written, "out": str(FsPath(out_dir))}
