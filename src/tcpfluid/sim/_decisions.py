@@ -167,34 +167,25 @@ class Decisions:
             )
             for f in range(nf)
         ]
-        # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
-        # item read or written through one is a Python float or int, at about half the cost
-        # of NumPy's scalar indexing (the arrays are never reallocated during a run)
+        # rows of ``ff``, ``fi``, and ``gi``, ``pend`` as memoryviews: an item through one is
+        # a Python float or int at half the cost of NumPy's indexing (never reallocated)
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
-        # whether each law object's on_round takes ``out``, looked up once per object (the
-        # flows of one algorithm and parameters share theirs: law_for)
+        # whether each law object's on_round takes ``out``, looked up once per object
         unique = {id(law): law for law in self.laws}
-        takes = {k: _takes_out(law.on_round) for k, law in unique.items()}
-        #: per flow: the array of one window handed to its law's on_loss (made once), and
-        #: the view of its row's new window, where a law that takes ``out`` writes it
+        self._takes = {k: _takes_out(law.on_round) for k, law in unique.items()}
+        #: per flow: the window handed to its law's on_loss, and the view of its row's new
+        #: window, where a law that takes ``out`` writes it
         self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
         self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
-        self._takes = takes
-        #: per flow, what its round decision uses, in one tuple: its rows of ``ff`` and
-        #: ``fi``; the decision as a call without arguments; whether that call is the
-        #: law's compiled rule bound to the flow's state, sample and action (it writes the
-        #: action where the loop reads it: ControlLaw._bind_round), else the law's
-        #: on_round on them; the action on_round may return as its own (``out``) or None;
-        #: the law's phase and ssthresh (``None``: none) state, whose item reads as a float
+        #: per flow, its round decision's parts (:meth:`_bind`, :meth:`_one_round`)
         self._round: list[tuple[Any, ...]] = [()] * nf
-        #: per flow: its rows, the window handed to on_loss (a memoryview) and, by loss
-        #: kind, the decision as a call and whether the new window is in its row (made at
-        #: the flow's first loss of that kind: :meth:`_loss_call`)
+        #: per flow: its rows, the window handed to on_loss and, by loss kind, the decision
+        #: (:meth:`_loss_call`, made at the flow's first loss of that kind)
         self._loss_of: list[tuple[Any, ...]] = [()] * nf
-        #: per flow: its state's arrays when it was bound (a law's own ``on_round`` or
-        #: ``on_loss`` may put new arrays in the state: the flow is then bound again)
+        #: per flow: its state's arrays when it was bound (a law's own method may replace
+        #: them: the flow is then bound again)
         self._bound_to: list[list[Any]] = [[] for _ in range(nf)]
         for f in range(nf):
             self._bind(f)
@@ -214,7 +205,11 @@ class Decisions:
         )
 
     def _bind(self, f: int) -> None:
-        """Make flow ``f``'s round and loss decisions on its state's arrays as they are."""
+        """Make flow ``f``'s round and loss decisions on its state's arrays as they are:
+        its rows of ``ff`` and ``fi``; the decision as a call without arguments; whether it
+        is the law's compiled rule bound to the flow's arrays (ControlLaw._bind_round), which
+        writes the action where the loop reads it; the action ``out`` on_round may return;
+        the law's phase and ssthresh (``None``: none) state."""
         law, state, sample, action = self.laws[f], self.states[f], self.samples[f], self.actions[f]
         takes = self._takes[id(law)]
         bound = law._bind_round(state, sample, action)
