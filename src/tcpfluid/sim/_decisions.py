@@ -39,6 +39,20 @@ _FIRST = np.zeros(1, dtype=np.intp)
 _FIRST.flags.writeable = False
 
 
+#: the columns of ``ff`` a law's sample and action are views of
+_SAMPLE = {
+    "cwnd": C.F_S_CWND, "base_rtt": C.F_S_BASE, "rtt_mean": C.F_S_MEAN, "rtt_min": C.F_S_MIN,
+    "rtt_max": C.F_S_MAX, "acks": C.F_S_ACKS, "fwd_delay_mean": C.F_S_FWD,
+    "fwd_delay_base": C.F_S_FWD_BASE,
+}  # fmt: skip
+_ACTION = {"cwnd": C.F_CWND, "incr": C.F_INCR, "cap": C.F_CAP}
+
+
+def _views(ff: FloatArray, f: int, cols: Mapping[str, int]) -> dict[str, FloatArray]:
+    """Views of flow ``f``'s row of ``ff`` (one value each) by name."""
+    return {k: ff[f : f + 1, c] for k, c in cols.items()}
+
+
 def _items(a: NDArray[Any]) -> Any:
     """``a`` (C-contiguous) as a memoryview, whose items read as Python floats or ints."""
     buffer: Any = a
@@ -143,30 +157,11 @@ class Decisions:
                 raise self._invalid(f, w, incr, cap)
             ff[f, C.F_CWND], ff[f, C.F_INCR], ff[f, C.F_CAP] = w, incr, cap
         ff[:, C.F_SSTH] = math.inf
-        # each flow's sample as views into ``ff``, made once
-        self.samples = [
-            RoundSample(
-                cwnd=ff[f : f + 1, C.F_S_CWND],
-                base_rtt=ff[f : f + 1, C.F_S_BASE],
-                rtt_mean=ff[f : f + 1, C.F_S_MEAN],
-                rtt_min=ff[f : f + 1, C.F_S_MIN],
-                rtt_max=ff[f : f + 1, C.F_S_MAX],
-                acks=ff[f : f + 1, C.F_S_ACKS],
-                fwd_delay_mean=ff[f : f + 1, C.F_S_FWD],
-                fwd_delay_base=ff[f : f + 1, C.F_S_FWD_BASE],
-            )
-            for f in range(nf)
-        ]
-        # and its action as views of its row of ``ff`` where the compiled loop reads it,
-        # for a law whose on_round writes into ``out`` (ControlLaw.on_round)
-        self.actions = [
-            RoundAction(
-                cwnd=ff[f : f + 1, C.F_CWND],
-                incr=ff[f : f + 1, C.F_INCR],
-                cap=ff[f : f + 1, C.F_CAP],
-            )
-            for f in range(nf)
-        ]
+        # each flow's sample as views into ``ff``, made once; and its action as views of
+        # its row where the compiled loop reads it, for a law whose on_round writes into
+        # ``out`` (ControlLaw.on_round)
+        self.samples = [RoundSample(**_views(ff, f, _SAMPLE)) for f in range(nf)]
+        self.actions = [RoundAction(**_views(ff, f, _ACTION)) for f in range(nf)]
         # rows of ``ff``, ``fi``, and ``gi``, ``pend`` as memoryviews: an item through one is
         # a Python float or int at half the cost of NumPy's indexing (never reallocated)
         self.rows = [_items(ff[f]) for f in range(nf)]
