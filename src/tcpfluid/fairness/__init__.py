@@ -102,18 +102,9 @@ _HO_TABLE_7: dict[tuple[str, str], dict[tuple[int, int], tuple[float, ...]]] = {
 class FairnessStudy:
     """A fairness study's table and provenance.
 
-    Attributes
-    ----------
-    name
-        Short name (``"thesis-two-flow"``...).
-    source
-        The document table reproduced.
-    table
-        One row per case: the case's keys, ``ode_*`` predictions, ``packet_*``
-        measurements (only with a packet engine), ``doc_*`` printed values.
-    notes
-        Assumptions that matter when comparing the columns.
-    """
+    Its short ``name``, the document table reproduced (``source``), the ``table`` (one row
+    per case: its keys, ``ode_*``, ``packet_*``, ``doc_*`` columns) and the assumptions that
+    matter when comparing the columns (``notes``)."""
 
     name: str
     source: str
@@ -161,11 +152,9 @@ class FairnessStudy:
         return artists
 
     def _keys(self) -> list[str]:
-        return [
-            c
-            for c in self.table.columns
-            if not c.startswith(("ode_", "packet_", "doc_")) and c != "note"
-        ]
+        """The columns that name a row (not a value, not the note)."""
+        cols = self.table.columns
+        return [c for c in cols if not c.startswith(("ode_", "packet_", "doc_")) and c != "note"]
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -189,11 +178,8 @@ def period_throughputs(
     edges_s
         Period boundaries ``e_0 < e_1 < ...``.
 
-    Returns
-    -------
-    list of (flow indices, throughputs in packets/s)
-        For period ``[e_i, e_{i+1}]``: the flows active during the whole period (the
-        documents' "active connections") and their delivered packets per second.
+    Returns, for each period ``[e_i, e_{i+1}]``, the flows active during all of it (the
+    documents' "active connections") and their delivered packets per second.
     """
     edges = [float(e) for e in edges_s]
     if len(edges) < 2 or any(b <= a for a, b in itertools.pairwise(edges)):
