@@ -43,8 +43,9 @@ FloatArray = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class OdeProblem:
-    """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates:
-    one :class:`OdeFlow` per flow (its own propagation RTT, the Quick Vegas paper eq. 5),
+    """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates.
+
+    One :class:`OdeFlow` per flow (its own propagation RTT, the Quick Vegas paper eq. 5),
     the shared bottleneck with its ACK-path bottleneck if any, :class:`RedQueue` for a RED
     bottleneck, the CBR sources crossing it as ``(rate_pps, start_s, stop_s)``, the
     duration (s)."""
@@ -84,8 +85,9 @@ def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
 
 
 def ode_problem(scenario: Any) -> OdeProblem:
-    """Reduce a scenario to an :class:`OdeProblem` by
-    :func:`tcpfluid.scenarios.reduction.fluid_view`, the reduction every fluid engine uses.
+    """Reduce a scenario (:mod:`tcpfluid.scenarios`) to an :class:`OdeProblem`.
+
+    The reduction every fluid engine uses: :func:`tcpfluid.scenarios.reduction.fluid_view`.
 
     Raises
     ------
@@ -146,11 +148,6 @@ def _problem_of(view: Any) -> OdeProblem:
     )
 
 
-#: options of :func:`simulate_ode` that only the classical right-hand sides have
-_CLASSICAL_OPTIONS = (
-    "switch_width_pkts", "droptail_width_pkts", "method", "rtol", "atol", "max_step_s",
-    "max_rhs_evals",
-)  # fmt: skip
 #: the models :func:`simulate_scenario_ode` can run
 ODE_MODELS = ("auto", "hybrid", "classical")
 
@@ -174,7 +171,7 @@ def simulate_scenario_ode(
 
     ``model="hybrid"`` runs :mod:`tcpfluid.fluid.hybrid` (every algorithm), ``"classical"``
     :func:`simulate_ode`'s right-hand sides (:data:`ODE_LAWS`), ``"auto"`` the hybrid model
-    unless a classical-only option (:data:`_CLASSICAL_OPTIONS`) is given. ``options``:
+    unless a classical-only option (``tcpfluid.engines.Ode``'s) is given. ``options``:
     ``n_points``, ``measure_from_s`` (default 0, the whole run) and the classical-only
     options; the keywords named here are :func:`~tcpfluid.fluid.hybrid.simulate_hybrid`'s
     (``None``: its default).
@@ -202,7 +199,9 @@ def simulate_scenario_ode(
         min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
     )  # fmt: skip
     readings = {k: v for k, v in given.items() if v is not None}
-    classical = [k for k in _CLASSICAL_OPTIONS if k in options]
+    from ..engines._ode import CLASSICAL_ONLY
+
+    classical = [k for k in CLASSICAL_ONLY if k in options]
     if choose_model(model, classical, list(readings)) == "hybrid":
         return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
     # the classical Reno right-hand side halves once per loss: that is "halving", and
