@@ -12,12 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._validation import check_choice, check_int, check_positive
-from ..fluid.ode import (
-    ODE_LAWS,
-    OdeFlow,
-    ode_problem,
-    simulate_ode,
-)
+from ..fluid.ode import ODE_LAWS, OdeFlow, ode_problem, simulate_ode
 from ..path import Path
 from ..published import THESIS_TABLE_3_16
 from ..scenarios import Scenario, build_scenario

@@ -356,17 +356,18 @@ def _integrate(
 
     n = model.n
     t_grid = np.linspace(0.0, t_end, n_points)
-    cuts = sorted(
-        {0.0, t_end}
-        | {f.start_s for f in flows if f.start_s < t_end}
-        | {f.stop_s for f in flows if f.stop_s < t_end}
-        | {c[1] for c in cross if c[1] < t_end}
-        | {c[2] for c in cross if c[2] < t_end}
-    )
+    changes = [v for f in flows for v in (f.start_s, f.stop_s)] + [v for c in cross for v in c[1:]]
+    cuts = sorted({0.0, t_end} | {v for v in changes if v < t_end})
     y = np.zeros(model.size)
     ts: list[FloatArray] = []
     ys: list[FloatArray] = []
     acts: list[NDArray[np.bool_]] = []
+
+    def record(t: FloatArray, states: FloatArray, on: NDArray[np.bool_]) -> None:
+        ts.append(t)
+        ys.append(states)
+        acts.append(np.repeat(on.reshape(n, 1), t.size, axis=1))
+
     status, message = 0, "ok"
     act = np.zeros(n, dtype=bool)
     # implicit methods: a sparse Jacobian (sparse LU) pays off beyond a few flows
@@ -388,9 +389,7 @@ def _integrate(
         sel = (t_grid >= t0) & ((t_grid <= t1) if last else (t_grid < t1))
         t_eval = t_grid[sel]
         if not act.any():
-            ts.append(t_eval)
-            ys.append(np.repeat(y.reshape(-1, 1), t_eval.size, axis=1))
-            acts.append(np.zeros((n, t_eval.size), dtype=bool))
+            record(t_eval, np.repeat(y.reshape(-1, 1), t_eval.size, axis=1), act)
             continue
         try:
             sol = solve_ivp(
@@ -419,14 +418,9 @@ def _integrate(
             message = f"solve_ivp failed in [{t0:g}, {t1:g}] s: {sol.message}"
             good = np.all(np.isfinite(sol.y), axis=0)
             keep = np.cumprod(good).astype(bool)
-            ts.append(sol.t[keep])
-            ys.append(sol.y[:, keep])
-            acts.append(np.repeat(act.reshape(n, 1), int(keep.sum()), axis=1))
+            record(sol.t[keep], sol.y[:, keep], act)
             break
-        nkeep = t_eval.size
-        ts.append(sol.t[:nkeep])
-        ys.append(sol.y[:, :nkeep])
-        acts.append(np.repeat(act.reshape(n, 1), nkeep, axis=1))
+        record(sol.t[: t_eval.size], sol.y[:, : t_eval.size], act)
         y = sol.y[:, -1].copy()
 
     t = np.concatenate(ts) if ts else np.zeros(0)
