@@ -79,19 +79,16 @@ def _split(name: str, value: str) -> tuple[float, str]:
 
 def _data_bits(name: str, unit: str) -> float | None:
     """Bits in one ``unit`` of data (``Kb``, ``MB``, ``KiB`` ...), or None if not data."""
-    for pre, mult in _BIN_PREFIX.items():
-        if unit.startswith(pre):
-            rest = unit[len(pre) :]
-            if rest in ("B", "byte", "bytes"):
-                return 8.0 * mult
-            if rest in ("b", "bit", "bits"):
-                return mult
-            return None
-    pre, rest = (unit[0], unit[1:]) if unit[:1] in _PREFIX and len(unit) > 1 else ("", unit)
+    binary = next((p for p in _BIN_PREFIX if unit.startswith(p)), None)
+    if binary is not None:
+        mult, rest = _BIN_PREFIX[binary], unit[len(binary) :]
+    else:
+        pre, rest = (unit[0], unit[1:]) if unit[:1] in _PREFIX and len(unit) > 1 else ("", unit)
+        mult = _PREFIX[pre]
     if rest in ("b", "bit", "bits"):
-        return _PREFIX[pre]
+        return mult
     if rest in ("B", "byte", "bytes"):
-        return 8.0 * _PREFIX[pre]
+        return 8.0 * mult
     return None
 
 
