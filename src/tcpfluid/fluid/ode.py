@@ -114,13 +114,10 @@ def _problem_of(view: Any) -> OdeProblem:
     """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`): read from
     the flows' columns, one law and one (frozen) flow object per distinct description."""
     table = view.flows.table
-    laws: list[tuple[Any, dict[str, float]]] = []  # each distinct law's key and ODE form
-    for alg, params in table.laws:
-        law_params = tuple(sorted(params.items()))
-        classical: dict[str, float] = {}
-        if alg in ODE_LAWS:
-            classical = _ode_law_params(alg, dict(params))
-        laws.append((law_params, classical))
+    laws = [  # each distinct law's key and ODE form
+        (tuple(sorted(p.items())), _ode_law_params(a, dict(p)) if a in ODE_LAWS else {})
+        for a, p in table.laws
+    ]
     flows = []
     made: dict[Any, OdeFlow] = {}
     for i, (k, d, start, stop) in enumerate(
