@@ -12,6 +12,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path as FsPath
 
+#: the documents, beside the package source
+_DOCS = FsPath(__file__).resolve().parents[2] / "docs"
 #: public modules, in the order of the reference
 MODULES = (
     "tcpfluid",
@@ -108,37 +110,14 @@ def _engines_section() -> str:
             f"  Models: {', '.join(can) or '-'}; refuses: {', '.join(cannot) or '-'}."
             f" Records: {', '.join(cls.recordable)}.",
         ]
-    lines += [
-        "",
-        '**"ode" and "hybrid".** `simulate(sc, "ode")` runs the hybrid model, as it always',
-        'has; it runs the classical model (`Ode`) with `model="classical"` or when a',
-        "classical-only option (`method`, `rtol`, `atol`, `switch_width_pkts`,",
-        "`droptail_width_pkts`, `max_step_s`, `max_rhs_evals`) is given. Its results say",
-        '`"ode"` either way. `simulate(sc, "hybrid")`, `simulate(sc, Hybrid())` and',
-        "`simulate(sc, Ode())` name the model they run.",
-        "",
-        "**Recording.** Every engine takes `record_interval_s` (about how far apart the",
-        "series' samples are; `None`: every round in the round model, `duration / 1000` in",
-        "the fluid models (coarser for more than 2,000 flows in the hybrid model: about two",
-        "million flow-samples in all), 0.1 s or coarser in the packet simulator) and",
-        "`record` (which per-sample quantities to keep beside the windows, of",
-        "`RECORD_FIELDS`). The summary",
-        "is computed from the whole run (each flow's round log kept in full, totals counted",
-        "to the end), so what is recorded never changes it. Older names, accepted with a",
-        "`DeprecationWarning`: `record_every` (rounds; taken as that many base RTTs),",
-        "`n_points`, `record_every_s`, `sample_interval`, `sample_interval_s`; `rtt`",
-        "(`rtt_model`), `delack_timeout`, `min_rto`, `initial_rto`, `max_rto` (with `_s`).",
-        "",
-        "**Options.** Frozen dataclasses with units in their names; a bad value raises a",
-        "`ValueError` naming the option, the value and the accepted range.",
-        "`simulate(sc, name, **options)` builds the same object (`get_engine`).",
-    ]
+    # the notes below the engines: prose kept with the documents
+    lines += ["", (_DOCS / "api-engines.md").read_text(encoding="utf-8").rstrip("\n")]
     return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
     """Write (or with ``--check`` verify) ``docs/api.md`` next to the package source."""
-    target = FsPath(__file__).resolve().parents[2] / "docs" / "api.md"
+    target = _DOCS / "api.md"
     text = render()
     if "--check" in argv:
         current = target.read_text(encoding="utf-8") if target.exists() else ""

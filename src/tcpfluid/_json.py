@@ -218,17 +218,9 @@ def _names_text(values: Any, sep: str) -> str | None:
 
 
 def dumps(obj: Any, *, indent: int = 2, level: int = 0) -> str:
-    """``json.dumps(obj, indent=indent, allow_nan=False)``, faster on long lists; a
-    :class:`Column` is written as its list (``level``: the nesting level ``obj`` is
-    written at).
-
-    Raises
-    ------
-    ValueError
-        A NaN or infinite number (as ``allow_nan=False``).
-    TypeError
-        A value JSON cannot hold.
-    """
+    """``json.dumps(obj, indent=indent, allow_nan=False)``, faster on long lists, with its
+    ValueError (NaN, infinity) and TypeError; a :class:`Column` is written as its list
+    (``level``: the nesting level ``obj`` is written at)."""
     parts: list[Any] = []
     _encode(obj, level, indent, parts)
     return "".join(p if isinstance(p, str) else p.text() for p in parts)

@@ -47,14 +47,10 @@ def configure() -> None:
 
 
 def embeds(kernel: Any, *sources: Any) -> None:
-    """Declare that the cached code of ``kernel`` comes from ``sources`` too (functions,
-    modules or file paths), so that an edit to any of them makes its cache entry stale.
-
-    ``kernel`` is a function (its own cache entries: Numba's ``module.qualname``) or a
-    module (every kernel it defines). Declare before the kernel's first compile or load
-    (at the module's import for a module: the stamp must not depend on the order in which
-    a process loads the kernels); it takes effect once :func:`configure` has run.
-    """
+    """Declare that the cached code of ``kernel`` (a function, or a module: every kernel it
+    defines) comes from ``sources`` too (functions, modules or file paths), so that an edit
+    to any of them makes its cache entry stale. Declare before its first compile or load (a
+    module's: at its import); it takes effect once :func:`configure` has run."""
     if inspect.ismodule(kernel):
         prefix = kernel.__name__.rpartition(".")[2] + "."
     else:

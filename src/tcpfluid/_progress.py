@@ -1,11 +1,6 @@
-"""Progress bars on stderr for runs that can take more than a few seconds.
-
-Every engine entry that can run long accepts a keyword ``progress``: ``None`` or a
-callable receiving the fraction done in ``[0, 1]`` (simulated time / duration).
-:func:`progress_bar` returns such a callable, which draws a bar on stderr only when stderr
-is a terminal and the command was not given ``--quiet`` (elsewhere it does nothing, so a
-caller can always pass it).
-"""
+"""Progress bars on stderr for runs that can take more than a few seconds: the
+``progress`` callable (fraction done in ``[0, 1]``) every long engine entry accepts, drawn
+only on a terminal and without ``--quiet`` (elsewhere it does nothing)."""
 
 from __future__ import annotations
 

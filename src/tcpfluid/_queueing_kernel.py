@@ -1,12 +1,7 @@
-"""RED's two laws, compiled once for every engine: the drop probability and the averaged queue.
-
-The packet, hybrid and round kernels call them from their compiled loops,
-:func:`tcpfluid.queueing.red_drop_probability` from Python (kept apart from
-:mod:`tcpfluid.queueing` so that importing the scenarios does not import Numba).
-
-Law: Floyd and Jacobson 1993 ("Random Early Detection Gateways for Congestion Avoidance",
-§4: the average ``avg <- (1 - w_q) avg + w_q q`` per arrival and its decay over an idle
-time; the probability ``p_b``); gentle RED as in ns-2 (the thesis by Tsang, ch. 2 §6).
+"""RED's two laws, compiled once for every engine (apart from :mod:`tcpfluid.queueing`, so
+that importing the scenarios does not import Numba): the drop probability ``p_b`` and the
+average ``avg <- (1 - w_q) avg + w_q q`` per arrival (Floyd and Jacobson 1993, §4); gentle
+RED as in ns-2 (Tsang's thesis, ch. 2 §6).
 """
 
 from __future__ import annotations

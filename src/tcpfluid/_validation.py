@@ -113,11 +113,8 @@ def as_float_array(
     minimum: float | None = None,
     finite: bool = True,
 ) -> NDArray[np.float64]:
-    """Convert ``value`` to a float64 array and check every element.
-
-    Scalars become 0-d arrays. NaN and infinities are rejected (kept with
-    ``finite=False``, for the caller to judge).
-    """
+    """``value`` as a float64 array (a scalar: 0-d), every element checked (NaN and
+    infinities refused unless ``finite=False``)."""
     if isinstance(value, str | bytes):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
     try:
@@ -147,10 +144,8 @@ def memory_budget_bytes() -> int:
 
 
 def check_memory(what: str, need_bytes: float, setting: str) -> None:
-    """Refuse, before allocating, a computation ``what`` (``"companion_matrix"``) whose
-    estimate ``need_bytes`` is more than :func:`memory_budget_bytes`: a ValueError naming
-    ``what``, ``setting`` (the input that sets the size, ``"lag_rounds=100,000"``), the
-    estimate and the budget."""
+    """Refuse, before allocating, a computation ``what`` whose estimate ``need_bytes`` is
+    above :func:`memory_budget_bytes`, naming ``setting`` (the input that sets the size)."""
     budget = memory_budget_bytes()
     if not need_bytes <= budget:
         raise ValueError(
@@ -183,12 +178,9 @@ def _check_parent(option: str, out: FsPath) -> None:
 
 
 def check_output_file(option: str, path: str | os.PathLike[str]) -> FsPath:
-    """Check, before any work, that a file can be written at ``path``.
-
-    The directory must exist and accept a new file, and ``path`` must not be a directory
-    (an existing file is replaced). Nothing is left behind. Raises a ValueError naming
-    ``option`` (e.g. ``"--out"``) and the path, and saying what is wrong.
-    """
+    """Check, before any work, that a file can be written at ``path`` (an existing
+    directory that accepts a new file; nothing is left behind), else a ValueError naming
+    ``option`` (e.g. ``"--out"``), the path and what is wrong."""
     out = FsPath(path)
     if str(path) == "" or out.name in ("", ".", ".."):
         raise ValueError(f"{option} must name a file, got {str(path)!r}")
@@ -202,12 +194,9 @@ def check_output_file(option: str, path: str | os.PathLike[str]) -> FsPath:
 
 
 def check_output_dir(option: str, path: str | os.PathLike[str]) -> FsPath:
-    """Check, before any work, that files can be written into the directory ``path``.
-
-    An existing directory must accept new files; a missing one must have an existing,
-    writable parent (it is not created here). Nothing is left behind. Raises as
-    :func:`check_output_file`.
-    """
+    """Check, before any work, that files can be written into the directory ``path`` (or,
+    missing, created in its writable parent; not created here), as
+    :func:`check_output_file`."""
     out = FsPath(path)
     if str(path) == "":
         raise ValueError(f"{option} must name a directory, got ''")
@@ -262,19 +251,10 @@ def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[FsPath]:
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike[str]) -> Iterator[FsPath]:
     """Write ``path`` atomically: yields a hidden temporary path in the same directory
-    (``.NAME.<pid>.<random>.tmp``) that replaces ``path`` when the block ends normally.
-
-    On any exception (including ``KeyboardInterrupt`` and ``SystemExit``) the temporary
-    file is removed and ``path`` is left as it was. A writer killed outright (SIGKILL)
-    cannot clean up: its temporary file is removed by the next write of the same
-    ``path`` (:func:`remove_stale_temporaries`).
-
-    Raises
-    ------
-    OSError
-        The file could not be written (a full disk, a file-size limit, no permission):
-        restated naming ``path`` itself (a failed ``write`` names no file, and the
-        temporary's name means nothing to the user), with its ``errno`` kept.
+    (``.NAME.<pid>.<random>.tmp``) that replaces ``path`` when the block ends normally; on
+    any exception it is removed and ``path`` left as it was (a writer killed outright
+    leaves it to the next write: :func:`remove_stale_temporaries`). An OSError writing it
+    is restated naming ``path`` itself, its ``errno`` kept.
     """
     out = FsPath(path)
     remove_stale_temporaries(out)

@@ -49,14 +49,8 @@ class Path:
     reverse_buffer
         Buffer of the reverse link in ACKs; only valid with ``reverse_bandwidth``.
 
-    Attributes
-    ----------
-    mu : float
-        Bottleneck rate, packets/s.
-    d : float
-        Base RTT, s.
-    bdp : float
-        μd, packets (property).
+    Attributes: ``mu`` (packets/s), ``d`` (s), ``bdp`` (μd, packets) and the sizes and
+    buffers in their units.
     """
 
     mu: float
@@ -105,6 +99,7 @@ class Path:
         self._set(reverse_mu=rmu, reverse_buffer_pkts=rbuf, tau=None, link_rates=())
 
     def _set(self, **fields: Any) -> None:
+        """Set frozen fields (the constructors')."""
         for k, v in fields.items():
             object.__setattr__(self, k, v)
 

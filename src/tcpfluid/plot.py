@@ -119,9 +119,7 @@ def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
 
     if isinstance(result, Result):
         p = prefix(result.engine)
-        q = result.queue_pkts
-        if link is not None:
-            q = result.link_queue_pkts(link)
+        q = result.queue_pkts if link is None else result.link_queue_pkts(link)
         names = [f"{p} {n}" for n in result.flow_names]
         queue = f"{p} {link or result.summary.bottleneck}"
         return _Curves(result.time_s, result.window_pkts, result.throughput_pps, q, names, p, queue)

@@ -79,22 +79,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 class Checks:
-    """The ``tcpfluid`` fixture: :mod:`tcpfluid.testing` bound to the session's cache.
-
-    Attributes
-    ----------
-    engines
-        The engines ``--tcpfluid-engines`` allows.
-    quick
-        Whether ``--tcpfluid-quick`` was given.
-    cache
-        The session's :class:`~tcpfluid.testing.RunCache`.
-    """
+    """The ``tcpfluid`` fixture: :mod:`tcpfluid.testing` bound to the session's cache
+    (``cache``), the engines ``--tcpfluid-engines`` allows (``engines``) and whether
+    ``--tcpfluid-quick`` was given (``quick``)."""
 
     def __init__(self, cache: RunCache, engines: tuple[str, ...], quick: bool) -> None:
-        self.cache = cache
-        self.engines = engines
-        self.quick = quick
+        self.cache, self.engines, self.quick = cache, engines, quick
 
     @property
     def Tolerance(self) -> type[_Tolerance]:  # the class itself, for convenience

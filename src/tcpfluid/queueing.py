@@ -1,9 +1,7 @@
 """Queue disciplines of a link: drop-tail and RED, with ONE set of RED defaults.
 
-Every engine reads a link's queue discipline through this module.
-
-RED (Floyd and Jacobson 1993; the thesis by Tsang, ch. 2 §6) drops an arriving packet with
-a probability that depends on an exponentially weighted average of the queue:
+RED (Floyd and Jacobson 1993; Tsang's thesis, ch. 2 §6) drops an arriving packet with a
+probability that depends on an exponentially weighted average of the queue:
 
 * ``min_th_pkts``, ``max_th_pkts``: thresholds on the averaged queue, packets (required:
   they depend on the buffer and the rate, and no default fits every link);
@@ -72,29 +70,17 @@ class RedParameters:
         return dict(zip(RED_KEYS, astuple(self), strict=True))
 
     def probability(self, avg_queue_pkts: Any) -> NDArray[np.float64]:
-        """Drop probability at the averaged queue ``avg_queue_pkts``
-        (:func:`red_drop_probability`)."""
+        """:func:`red_drop_probability` at the averaged queue ``avg_queue_pkts``."""
         return red_drop_probability(avg_queue_pkts, self)
 
 
 def red_parameters(red: Mapping[str, Any], *, link: str | None = None) -> RedParameters:
     """Check a link's RED mapping and fill in :data:`RED_DEFAULTS`.
 
-    Parameters
-    ----------
-    red
-        ``{"min_th", "max_th"}`` (packets, required) and optionally ``max_p``, ``w_q``,
-        ``gentle``.
-    link
-        Name of the link they belong to, for the messages (``"R1-R2"``).
+    ``red``: :data:`RED_KEYS` (module docstring); ``link`` names the link in the messages.
 
-    Raises
-    ------
-    ValueError
-        An unknown key, a missing threshold, ``max_th <= min_th``, ``max_p`` or ``w_q``
-        outside ``(0, 1]``.
-    TypeError
-        ``gentle`` not a bool, or a value that is not a number.
+    Raises a ValueError for an unknown key, a missing threshold, ``max_th <= min_th``,
+    ``max_p`` or ``w_q`` outside ``(0, 1]``; a TypeError for a value of the wrong type.
     """
     where = "RED" if link is None else f"link {link!r}"
     name = "red" if link is None else f"{link}.red"

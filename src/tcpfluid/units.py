@@ -79,19 +79,16 @@ def _split(name: str, value: str) -> tuple[float, str]:
 
 def _data_bits(name: str, unit: str) -> float | None:
     """Bits in one ``unit`` of data (``Kb``, ``MB``, ``KiB`` ...), or None if not data."""
-    for pre, mult in _BIN_PREFIX.items():
-        if unit.startswith(pre):
-            rest = unit[len(pre) :]
-            if rest in ("B", "byte", "bytes"):
-                return 8.0 * mult
-            if rest in ("b", "bit", "bits"):
-                return mult
-            return None
-    pre, rest = (unit[0], unit[1:]) if unit[:1] in _PREFIX and len(unit) > 1 else ("", unit)
+    binary = next((p for p in _BIN_PREFIX if unit.startswith(p)), None)
+    if binary is not None:
+        mult, rest = _BIN_PREFIX[binary], unit[len(binary) :]
+    else:
+        pre, rest = (unit[0], unit[1:]) if unit[:1] in _PREFIX and len(unit) > 1 else ("", unit)
+        mult = _PREFIX[pre]
     if rest in ("b", "bit", "bits"):
-        return _PREFIX[pre]
+        return mult
     if rest in ("B", "byte", "bytes"):
-        return 8.0 * _PREFIX[pre]
+        return 8.0 * mult
     return None
 
 
@@ -110,6 +107,7 @@ def _time_unit(name: str, unit: str, value: Any) -> float:
 
 
 def _positive(name: str, x: float, original: Any) -> float:
+    """``x`` if it is > 0, else a ValueError quoting ``original``."""
     if not x > 0.0:
         raise ValueError(f"{name} must be > 0, got {original!r}")
     return x
@@ -195,12 +193,9 @@ def link_rate_bps(
 ) -> float:
     """A rate in bits per second from a string **with a unit**; a bare number is refused.
 
-    The reading of the rates among scenario parameters (``build_scenario(bandwidth=...)``,
-    ``--set bandwidth=...``, sweep grids): a bit rate (``"50Mbps"``, ``"1.5 Mb/s"``) or a
-    packet rate (``"6250pps"``, ``"6250 pkt/s"``, times ``8 * packet_size_bytes``). A bare
-    number (``6250`` or ``"6250"``) is refused because :class:`tcpfluid.Path` reads one as
-    packets per second and a scenario's links keep bits per second: one number, two
-    readings, so neither is guessed.
+    The reading of the scenario parameters' rates: a bit rate (``"50Mbps"``) or a packet
+    rate (``"6250pps"``, times ``8 * packet_size_bytes``). A bare number is refused:
+    :class:`tcpfluid.Path` reads one as packets per second, a scenario's links as bits.
 
     Examples
     --------
@@ -278,9 +273,8 @@ def _is_infinite(value: Any) -> bool:
 
 
 def time_or_inf(value: Any, *, name: str = "time") -> float:
-    """Seconds like :func:`time_or_zero`, and ``inf`` for ``"inf"``/``"never"``/``math.inf``.
-
-    The reading of a start or stop time (``0`` = at the start, ``inf`` = never).
+    """A start or stop time: seconds like :func:`time_or_zero`, ``inf`` (never) for
+    ``"inf"``/``"never"``/``math.inf``.
 
     Examples
     --------
@@ -293,11 +287,8 @@ def time_or_inf(value: Any, *, name: str = "time") -> float:
 
 
 def buffer_pkts(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "buffer") -> float:
-    """A buffer in packets (:func:`packets`), at least 1; ``inf`` for no limit.
-
-    ``None``, ``math.inf`` and the strings ``"inf"``, ``"infinity"``, ``"none"``,
-    ``"unlimited"`` mean a buffer that never drops. The one reading of a buffer used by
-    :class:`tcpfluid.Path` and the scenarios' links.
+    """A buffer in packets (:func:`packets`), at least 1; ``inf`` (no limit) for ``None``,
+    ``math.inf`` and :data:`INFINITE_WORDS`. The one reading of a buffer.
 
     Examples
     --------

@@ -1,21 +1,15 @@
 """Fairness studies: the documents' fairness tables, predicted by the ODE model.
 
-Each study returns a :class:`FairnessStudy`: a :class:`pandas.DataFrame` with, per row,
-the ODE model's prediction (``ode_*`` columns), the packet simulator's measurement
-(``packet_*`` columns, only when a ``packet_engine`` is given — never filled otherwise)
-and the document's printed number (``doc_*`` columns), plus a matplotlib figure through
-:meth:`FairnessStudy.plot`.
-
-Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have no ``ode_*`` value: their
-rows carry ``note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
-(pandas' missing value), and a packet column only if a packet engine is given.
+Each study returns a :class:`FairnessStudy`: a :class:`pandas.DataFrame` with, per row, the
+ODE model's prediction (``ode_*``), the packet simulator's measurement (``packet_*``, only
+with a ``packet_engine``) and the document's printed number (``doc_*``), and a figure
+(:meth:`FairnessStudy.plot`). Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have
+NaN ``ode_*`` values and ``note = "no ODE right-hand side"``.
 
 Every run goes through :func:`tcpfluid.simulate`. ``packet_engine="packet"`` (or ``True``)
-adds the packet simulator's columns; a callable taking a
-:class:`tcpfluid.scenarios.Scenario` and returning a :class:`tcpfluid.results.Result` (or a
-:class:`tcpfluid.sim.PacketResult`, e.g. :func:`tcpfluid.sim.simulate_packets` with other
-options) is accepted too. Throughputs are its delivery rates averaged over the same
-measurement windows as the ODE's.
+adds the packet columns; a callable taking a :class:`~tcpfluid.scenarios.Scenario` and
+returning a :class:`~tcpfluid.results.Result` or a :class:`~tcpfluid.sim.PacketResult` is
+accepted too. Its throughputs are averaged over the ODE's measurement windows.
 """
 
 from __future__ import annotations
@@ -108,18 +102,9 @@ _HO_TABLE_7: dict[tuple[str, str], dict[tuple[int, int], tuple[float, ...]]] = {
 class FairnessStudy:
     """A fairness study's table and provenance.
 
-    Attributes
-    ----------
-    name
-        Short name (``"thesis-two-flow"``...).
-    source
-        The document table reproduced.
-    table
-        One row per case: the case's keys, ``ode_*`` predictions, ``packet_*``
-        measurements (only with a packet engine), ``doc_*`` printed values.
-    notes
-        Assumptions that matter when comparing the columns.
-    """
+    Its short ``name``, the document table reproduced (``source``), the ``table`` (one row
+    per case: its keys, ``ode_*``, ``packet_*``, ``doc_*`` columns) and the assumptions that
+    matter when comparing the columns (``notes``)."""
 
     name: str
     source: str
@@ -167,11 +152,9 @@ class FairnessStudy:
         return artists
 
     def _keys(self) -> list[str]:
-        return [
-            c
-            for c in self.table.columns
-            if not c.startswith(("ode_", "packet_", "doc_")) and c != "note"
-        ]
+        """The columns that name a row (not a value, not the note)."""
+        cols = self.table.columns
+        return [c for c in cols if not c.startswith(("ode_", "packet_", "doc_")) and c != "note"]
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -195,11 +178,8 @@ def period_throughputs(
     edges_s
         Period boundaries ``e_0 < e_1 < ...``.
 
-    Returns
-    -------
-    list of (flow indices, throughputs in packets/s)
-        For period ``[e_i, e_{i+1}]``: the flows active during the whole period (the
-        documents' "active connections") and their delivered packets per second.
+    Returns, for each period ``[e_i, e_{i+1}]``, the flows active during all of it (the
+    documents' "active connections") and their delivered packets per second.
     """
     edges = [float(e) for e in edges_s]
     if len(edges) < 2 or any(b <= a for a, b in itertools.pairwise(edges)):
@@ -220,8 +200,8 @@ def _window_rates(t_s: Any, delivered_pkts: Any, a: float, b: float) -> FloatArr
 
 
 def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
-    """Cumulative delivered packets per flow from a packet result's goodput samples (a
-    :class:`~tcpfluid.results.Result` or the simulator's own result)."""
+    """Cumulative delivered packets per flow of a packet run (a ``Result`` or the
+    simulator's own result)."""
     if isinstance(result, Result):
         return result.time_s, _delivered_pkts(result.time_s, result.throughput_pps)
     t = np.asarray(result.t_s, dtype=np.float64)
@@ -229,8 +209,7 @@ def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
 
 
 def _packet_base_rtts(result: Any) -> list[float]:
-    """The BaseRTT each flow's law held at the end of a packet run, s (a
-    :class:`~tcpfluid.results.Result`, or the simulator's own result from a callable)."""
+    """The BaseRTT each flow's law held at the end of a packet run, s."""
     if isinstance(result, Result):
         assert result.base_rtt_s is not None
         return [float(x) for x in result.base_rtt_s]
@@ -238,9 +217,8 @@ def _packet_base_rtts(result: Any) -> list[float]:
 
 
 def _ode(scenario: Scenario, *, measure_from_s: float = 0.0, n_points: int = 1001) -> Result:
-    """The classical ODE run of ``scenario`` through :func:`tcpfluid.simulate`: the studies
-    compare the fluid equilibria (Mo et al., Boutremans-Le Boudec). ``n_points``: samples
-    over the run."""
+    """The classical ODE run of ``scenario`` (the fluid equilibria of Mo et al. and
+    Boutremans-Le Boudec), ``n_points`` samples."""
     from ..engines import Ode
 
     interval = scenario.duration_s / (n_points - 1)
@@ -248,9 +226,7 @@ def _ode(scenario: Scenario, *, measure_from_s: float = 0.0, n_points: int = 100
 
 
 def _summary(res: Any) -> Any:
-    """The summary of a run (a :class:`~tcpfluid.results.Result` or an
-    :class:`~tcpfluid.fluid.OdeResult`); a failed integration raises (never a silently
-    wrong row)."""
+    """The summary of a run; a failed integration raises (never a silently wrong row)."""
     return res.raise_for_status().summary
 
 
@@ -275,9 +251,7 @@ def _period_jains(
     edges_s: Sequence[float],
 ) -> list[float]:
     """Jain's index of the flows active over each whole period (:func:`period_throughputs`)."""
-    periods = period_throughputs(
-        np.asarray(t_s), np.asarray(delivered_pkts), start_s, stop_s, edges_s
-    )
+    periods = period_throughputs(np.asarray(t_s), delivered_pkts, start_s, stop_s, edges_s)
     return [_jain_or_nan(thr) for _idx, thr in periods]
 
 
@@ -291,8 +265,7 @@ def _check_window(duration_s: float, measure_from_s: float) -> tuple[float, floa
 
 
 def _check_algorithms(name: str, algorithms: Sequence[str]) -> list[str]:
-    """Registry names, at least one: a misspelled law must not become a row of NaN that
-    reads "no ODE right-hand side"."""
+    """Registry names, at least one (a misspelled law is no "no ODE right-hand side" row)."""
     if isinstance(algorithms, str):
         raise TypeError(
             f"{name} must be a sequence of algorithm names, got the string {algorithms!r}"
@@ -313,9 +286,6 @@ def _check_engine(packet_engine: Any) -> PacketEngine | None:
             f"{packet_engine!r}"
         )
     return packet_engine
-
-
-# ----------------------------------------------------------------------------- thesis
 
 
 # the studies (defined on the helpers above)

@@ -12,12 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._validation import check_choice, check_int, check_positive
-from ..fluid.ode import (
-    ODE_LAWS,
-    OdeFlow,
-    ode_problem,
-    simulate_ode,
-)
+from ..fluid.ode import ODE_LAWS, OdeFlow, ode_problem, simulate_ode
 from ..path import Path
 from ..published import THESIS_TABLE_3_16
 from ..scenarios import Scenario, build_scenario
@@ -68,31 +63,25 @@ def thesis_two_flow_study(
     Parameters
     ----------
     x2_ms
-        Access delays of the long connection, ms (the table's rows; the short connection
-        has x1 = 1 ms, minimum RTT 13.2 ms).
+        Access delays of the long connection, ms (the table's rows; x1 = 1 ms).
     settings
         ``"vegas-1_3"`` (α = 1, β = 3), ``"vegas-1"``, ``"vegas-2"``, ``"vegas-3"``
         (Enhanced Vegas, δ = 1, 2, 3).
     queue
-        ``"red"`` (the thesis: thresholds 15/45, 1/linterm = 0.02, w_q = 0.002, buffer
-        100) or ``"drop-tail"``.
+        ``"red"`` (the thesis's) or ``"drop-tail"``.
     duration_s, measure_from_s
-        Run length and start of the averaging window (the thesis: 60 s, goodputs after
-        10 s).
+        Run length and start of the averaging window, s (the thesis: 60 and 10).
     packet_engine
-        Optional packet simulator (see the module docstring).
+        Optional packet simulator (module docstring).
 
     Returns
     -------
     FairnessStudy
-        Columns ``x2_ms, setting, min_rtt_long_s, ode_jain, ode_ratio`` (short/long
-        throughput), ``ode_overestimate_long_s``; with an engine ``packet_jain,
-        packet_ratio``, the BaseRTT errors the packet flows recorded
-        (``packet_base_rtt_error_short_s``, ``packet_base_rtt_error_long_s``) and
-        ``ode_measured_x_jain``: the ODE run again with those errors
-        (:attr:`OdeFlow.base_rtt_error_s`), i.e. the Boutremans–Le Boudec prediction
-        given the measured over-estimation; ``doc_jain`` (Table 3.16; NaN for x2 values
-        not in it).
+        Columns ``x2_ms, setting, min_rtt_long_s, ode_jain, ode_ratio`` (short/long),
+        ``ode_overestimate_long_s``; with an engine ``packet_jain, packet_ratio``, the
+        BaseRTT errors the packet flows recorded (``packet_base_rtt_error_short_s``,
+        ``packet_base_rtt_error_long_s``) and ``ode_measured_x_jain`` (the ODE given those
+        errors: Boutremans–Le Boudec); ``doc_jain`` (NaN for x2 not in the table).
     """
     engine = _check_engine(packet_engine)
     for s in settings:
@@ -321,22 +310,18 @@ def ho_different_rtt_study(
     Parameters
     ----------
     rtts_s
-        Propagation RTT of each flow, s. The paper's Fig. 13 (its topology) is not in its
-        text; only the 100 Mb/s x 23 ms trunk and 1 Gb/s x 1 ms access links are, so the
-        RTTs are the caller's choice (e.g. ``[0.05, 0.07, 0.09, 0.11, 0.13]``).
+        Propagation RTT of each flow, s: the caller's choice (the paper's Fig. 13 is
+        missing from its text), e.g. ``[0.05, 0.07, 0.09, 0.11, 0.13]``.
     algorithms
-        Laws to run; ``"tcp-ho"`` has no ODE right-hand side and gets only the document's
-        value.
+        Laws to run (``"tcp-ho"``, without an ODE right-hand side, gets the document's
+        value only).
     bandwidth_pps, buffer_pkts
-        Trunk rate (100 Mb/s in 1000-byte packets) and buffer (300 packets, as the
-        paper's Table 5 setup states; Table 6's buffer is not given).
+        Trunk rate (100 Mb/s in 1000-byte packets) and buffer (Table 5's 300 packets).
     duration_s, measure_from_s
-        Run length and averaging window start.
+        Run length and averaging window start, s.
 
-    Notes
-    -----
-    No packet column: the topology is not a registered scenario. Vegas uses the
-    registry's α = 2, β = 4 and FAST α = 100 (the paper's footnote).
+    No packet column (the topology is no registered scenario). Vegas α = 2, β = 4, FAST
+    α = 100 (the paper's footnote).
     """
     d = [check_positive("rtts_s", v) for v in rtts_s]
     if len(d) < 2:

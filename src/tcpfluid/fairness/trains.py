@@ -38,8 +38,7 @@ def train_fraction(
     Parameters
     ----------
     t_s
-        Sample times, s, increasing; sample ``j`` of ``goodput_pps`` covers
-        ``(t_{j-1}, t_j]`` (the packet simulator's traces; ``t_{-1} = 0``).
+        Sample times, s, increasing; sample ``j`` covers ``(t_{j-1}, t_j]`` (``t_{-1} = 0``).
     goodput_pps
         The flow's delivery rate per sample, packets/s.
     capacity_pps
@@ -47,16 +46,7 @@ def train_fraction(
     start_s, end_s
         The measurement interval, s, inside the trace.
 
-    Returns
-    -------
-    float
-        f in [0, 1].
-
-    Raises
-    ------
-    ValueError
-        If the trace is sampled coarser than a quarter of a window (``0.5/c``): the windows
-        could not be told apart.
+    Returns f in [0, 1]; a ValueError if the trace is sampled coarser than ``0.5/c``.
     """
     t = np.asarray(as_float_array("t_s", t_s), dtype=np.float64)
     g = np.asarray(as_float_array("goodput_pps", goodput_pps, nonnegative=True), dtype=np.float64)

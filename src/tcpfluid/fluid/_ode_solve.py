@@ -77,28 +77,16 @@ class _Model:
         for fm in dict.fromkeys(forms):
             mask = np.array([g is fm for g in forms]).reshape(n, 1)
             self.forms.append((fm, mask))
-        self.C = capacity_pps
-        self.B = buffer_pkts
-        self.Cr = reverse_pps
-        self.red = red
-        self.eps = switch_width_pkts
-        self.eps_b = droptail_width_pkts
+        self.C, self.B, self.Cr, self.red = capacity_pps, buffer_pkts, reverse_pps, red
+        self.eps, self.eps_b = switch_width_pkts, droptail_width_pkts
         self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
         self.active = np.ones((n, 1), dtype=bool)
-        self.cross_pps = 0.0
-        self.budget = max_rhs_evals
-        self.nfev = 0
-        # state layout
-        self.i_w = slice(0, n)
-        self.i_x = slice(n, 2 * n)
-        self.i_D = slice(2 * n, 3 * n)
-        self.i_L = slice(3 * n, 4 * n)
-        self.i_q = 4 * n
-        self.i_qa = 4 * n + 1
-        self.i_qr = 4 * n + 2
-        self.i_Q = 4 * n + 3
-        self.i_X = 4 * n + 4  # cross traffic carried
-        self.i_I = 4 * n + 5  # the link's unused service, packets (carried = C·t - I)
+        self.cross_pps, self.budget, self.nfev = 0.0, max_rhs_evals, 0
+        # state layout: per flow window, BaseRTT error, delivered, lost; the queue, its RED
+        # average, the ACK queue, the queue's integral, the cross traffic carried and the
+        # link's unused service, packets (carried = C·t - I)
+        self.i_w, self.i_x, self.i_D, self.i_L = (slice(k * n, (k + 1) * n) for k in range(4))
+        self.i_q, self.i_qa, self.i_qr, self.i_Q, self.i_X, self.i_I = range(4 * n, 4 * n + 6)
         self.size = 4 * n + 6
 
     def sparsity(self) -> Any:
@@ -194,14 +182,8 @@ class _Model:
         dx = np.where(self.active, dx, 0.0)
         dqa = self.red_rate * (a["qa"] - q) if self.red is not None else np.zeros_like(q)
         out = np.empty_like(y2)
-        out[self.i_w] = dw
-        out[self.i_x] = dx
-        out[self.i_D] = delivered
-        out[self.i_L] = loss_rate
-        out[self.i_q] = dq
-        out[self.i_qa] = dqa
-        out[self.i_qr] = dqr
-        out[self.i_Q] = q
+        out[self.i_w], out[self.i_x], out[self.i_D], out[self.i_L] = dw, dx, delivered, loss_rate
+        out[self.i_q], out[self.i_qa], out[self.i_qr], out[self.i_Q] = dq, dqa, dqr, q
         out[self.i_X] = (1.0 - p) * self.cross_pps * share
         # unused service: exactly 0 while the link has a backlog (served = C), so what the
         # link carried, C·t - I, never exceeds C·t by the integration's error
@@ -226,42 +208,36 @@ def simulate_ode(
     max_rhs_evals: int = 500_000,
     cross_traffic: Sequence[Any] = (),
 ) -> OdeResult:
-    """Integrate the fluid model of ``flows`` sharing the bottleneck of ``path``.
+    """Integrate the fluid model of ``flows`` sharing the bottleneck of ``path``
+    (docs/ode-model.md).
 
     Parameters
     ----------
     flows
-        The flows (:class:`OdeFlow`), each with its own law, propagation RTT, parameters
-        and active period.
+        The flows (:class:`OdeFlow`): law, propagation RTT, parameters, active period.
     path
-        The bottleneck: its rate μ (``path.mu``, packets/s), buffer (``path.buffer_pkts``;
-        ``inf``: no loss) and optional ACK-path rate (``path.reverse_mu``, ACKs/s); each
-        flow carries its own ``rtt_s``.
+        The bottleneck: rate ``path.mu`` (packets/s), ``path.buffer_pkts`` (``inf``: no
+        loss), optional ACK-path rate ``path.reverse_mu`` (ACKs/s).
     t_end_s
         Horizon, s.
     n_points
-        Number of evenly spaced output samples over ``[0, t_end_s]``.
+        Evenly spaced output samples over ``[0, t_end_s]``.
     red
-        :class:`RedQueue` for a RED gateway (MGT model); ``None`` for drop-tail.
+        :class:`RedQueue` for a RED gateway (MGT model); ``None``: drop-tail.
     switch_width_pkts
-        Width ε of the ramp replacing Vegas's ±1 sign (docs/ode-model.md); a delay-based
-        flow needs α = 0 or α >= ε.
+        Width ε of the ramp replacing Vegas's ±1 sign; a delay-based flow needs α = 0 or
+        α >= ε.
     droptail_width_pkts
-        Drop-tail is a drop probability rising linearly from 0 at ``buffer − width`` to 1
-        at ``buffer``.
+        Drop-tail's drop probability rises from 0 at ``buffer − width`` to 1 at ``buffer``.
     measure_from_s
-        Start of the averaging window of :attr:`OdeResult.summary` (default: half the
-        horizon).
+        Start of :attr:`OdeResult.summary`'s averaging window (default: half the horizon).
     method, rtol, atol, max_step_s
-        Passed to solve_ivp (default ``"BDF"``: implicit, with the right-hand side
-        vectorised for its finite-difference Jacobian; docs/ode-model.md, "Solver choice").
+        Passed to solve_ivp (default ``"BDF"``; docs/ode-model.md, "Solver choice").
     max_rhs_evals
-        Budget of right-hand-side evaluations; exceeding it (a step-size collapse) ends the
-        run with ``status = -1`` and a message saying so.
+        Budget of right-hand-side evaluations; past it the run ends with ``status = -1``.
     cross_traffic
         Unresponsive constant-rate sources crossing the bottleneck: ``(rate_pps, start_s,
-        stop_s)`` tuples or objects with those attributes
-        (:class:`tcpfluid.scenarios.CrossTrafficChange`).
+        stop_s)`` tuples or objects with those attributes.
 
     Returns
     -------
@@ -380,17 +356,18 @@ def _integrate(
 
     n = model.n
     t_grid = np.linspace(0.0, t_end, n_points)
-    cuts = sorted(
-        {0.0, t_end}
-        | {f.start_s for f in flows if f.start_s < t_end}
-        | {f.stop_s for f in flows if f.stop_s < t_end}
-        | {c[1] for c in cross if c[1] < t_end}
-        | {c[2] for c in cross if c[2] < t_end}
-    )
+    changes = [v for f in flows for v in (f.start_s, f.stop_s)] + [v for c in cross for v in c[1:]]
+    cuts = sorted({0.0, t_end} | {v for v in changes if v < t_end})
     y = np.zeros(model.size)
     ts: list[FloatArray] = []
     ys: list[FloatArray] = []
     acts: list[NDArray[np.bool_]] = []
+
+    def record(t: FloatArray, states: FloatArray, on: NDArray[np.bool_]) -> None:
+        ts.append(t)
+        ys.append(states)
+        acts.append(np.repeat(on.reshape(n, 1), t.size, axis=1))
+
     status, message = 0, "ok"
     act = np.zeros(n, dtype=bool)
     # implicit methods: a sparse Jacobian (sparse LU) pays off beyond a few flows
@@ -412,9 +389,7 @@ def _integrate(
         sel = (t_grid >= t0) & ((t_grid <= t1) if last else (t_grid < t1))
         t_eval = t_grid[sel]
         if not act.any():
-            ts.append(t_eval)
-            ys.append(np.repeat(y.reshape(-1, 1), t_eval.size, axis=1))
-            acts.append(np.zeros((n, t_eval.size), dtype=bool))
+            record(t_eval, np.repeat(y.reshape(-1, 1), t_eval.size, axis=1), act)
             continue
         try:
             sol = solve_ivp(
@@ -443,14 +418,9 @@ def _integrate(
             message = f"solve_ivp failed in [{t0:g}, {t1:g}] s: {sol.message}"
             good = np.all(np.isfinite(sol.y), axis=0)
             keep = np.cumprod(good).astype(bool)
-            ts.append(sol.t[keep])
-            ys.append(sol.y[:, keep])
-            acts.append(np.repeat(act.reshape(n, 1), int(keep.sum()), axis=1))
+            record(sol.t[keep], sol.y[:, keep], act)
             break
-        nkeep = t_eval.size
-        ts.append(sol.t[:nkeep])
-        ys.append(sol.y[:, :nkeep])
-        acts.append(np.repeat(act.reshape(n, 1), nkeep, axis=1))
+        record(sol.t[: t_eval.size], sol.y[:, : t_eval.size], act)
         y = sol.y[:, -1].copy()
 
     t = np.concatenate(ts) if ts else np.zeros(0)
@@ -527,16 +497,15 @@ def _summarise(
     def at(row: FloatArray, when: float) -> FloatArray:
         return np.array([np.interp(when, t, r) for r in np.atleast_2d(row)])
 
-    D0, D1 = at(Y[model.i_D], m_from), Y[model.i_D][:, -1]
-    L0, L1 = at(Y[model.i_L], m_from), Y[model.i_L][:, -1]
     Q0, Q1 = float(at(Y[model.i_Q], m_from)[0]), float(Y[model.i_Q, -1])
     span = t_end - m_from
-    delivered = float(np.sum(D1 - D0))
     # the carried packets are the capacity over the span less the unused service (the
     # sum of the flows' and the cross traffic's integrals carries the solver's error,
     # which put the utilization a few 1e-11 above 1 on a link that was never idle)
     idle = float(Y[model.i_I, -1] - at(Y[model.i_I], m_from)[0])
-    lost = float(np.sum(L1 - L0))
+    _, losses = loss_totals(
+        at(Y[model.i_D], m_from), Y[model.i_D][:, -1], at(Y[model.i_L], m_from), Y[model.i_L][:, -1]
+    )
     return OdeSummary(
         measure_from_s=m_from,
         measure_to_s=t_end,
@@ -547,12 +516,21 @@ def _summarise(
         final_queue_pkts=float(kw["queue_pkts"][-1]),
         final_windows_pkts=tuple(float(v) for v in kw["windows_pkts"][:, -1]),
         base_rtt_overestimate_s=tuple(float(max(v, 0.0)) for v in Y[model.i_x][:, -1]),
-        lost_pkts=lost,
-        loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
-        losses_pkts=tuple(float(v) for v in L1 - L0),
         change_times_s=own["change_times_s"],
+        **losses,
         **window_metrics(own),
     )
+
+
+def loss_totals(D0: Any, D1: Any, L0: Any, L1: Any) -> tuple[float, dict[str, Any]]:
+    """The packets delivered between the cumulative counts ``D0`` and ``D1`` (per flow),
+    and the summary's loss fields from the lost ones ``L0``, ``L1``."""
+    delivered, lost = float(np.sum(D1 - D0)), float(np.sum(L1 - L0))
+    return delivered, {
+        "lost_pkts": lost,
+        "loss_fraction": lost / (lost + delivered) if lost + delivered > 0 else 0.0,
+        "losses_pkts": tuple(float(v) for v in L1 - L0),
+    }
 
 
 def classical_records(

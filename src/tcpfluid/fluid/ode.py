@@ -1,13 +1,10 @@
 """Continuous-time fluid model of N window-based flows on one bottleneck.
 
-The classical model (:func:`simulate_ode`): the fluid arguments the documents lean on (Mo
-et al. and Boutremans–Le Boudec for Vegas, thesis ch. 2 §5; Low's duality view of Vegas;
-the Misra–Gong–Towsley model of Reno over RED), each flow's window, recorded BaseRTT and
-delivered and lost packets, the bottleneck, RED-averaged and ACK-path queues, integrated
-with :func:`scipy.integrate.solve_ivp`; every switch is a Lipschitz ramp of stated width.
-:func:`simulate_scenario_ode` reduces a scenario (:func:`ode_problem`) and runs it on
-this model or on the hybrid model (:mod:`tcpfluid.fluid.hybrid`). The state, right-hand
-sides, ramps and limits: docs/ode-model.md.
+The classical model (:func:`simulate_ode`: Mo et al. and Boutremans–Le Boudec for Vegas,
+thesis ch. 2 §5; Misra–Gong–Towsley for Reno over RED) integrated with
+:func:`scipy.integrate.solve_ivp`; :func:`simulate_scenario_ode` reduces a scenario
+(:func:`ode_problem`) and runs it on this model or on the hybrid model
+(:mod:`tcpfluid.fluid.hybrid`). State, right-hand sides, ramps and limits: docs/ode-model.md.
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from ..analytic import jain_index
 from ..path import Path
 from ..scenarios import Scenario
 from ._hybrid_inputs import small_pages
-from ._ode_solve import simulate_ode
+from ._ode_solve import loss_totals, simulate_ode
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time, window_metrics
 
 __all__ = [
@@ -48,21 +45,10 @@ FloatArray = NDArray[np.float64]
 class OdeProblem:
     """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates.
 
-    Attributes
-    ----------
-    flows
-        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (the Quick
-        Vegas paper eq. 5 over its own links).
-    path
-        The shared bottleneck (:func:`tcpfluid.scenarios.reduction.fluid_view`), with its
-        ACK-path bottleneck if any.
-    red
-        :class:`RedQueue` when the bottleneck's discipline is ``"red"``.
-    cross_traffic
-        CBR sources crossing the bottleneck as ``(rate_pps, start_s, stop_s)``.
-    duration_s
-        The scenario's duration.
-    """
+    One :class:`OdeFlow` per flow (its own propagation RTT, the Quick Vegas paper eq. 5),
+    the shared bottleneck with its ACK-path bottleneck if any, :class:`RedQueue` for a RED
+    bottleneck, the CBR sources crossing it as ``(rate_pps, start_s, stop_s)``, the
+    duration (s)."""
 
     flows: tuple[OdeFlow, ...]
     path: Path
@@ -101,9 +87,7 @@ def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
 def ode_problem(scenario: Any) -> OdeProblem:
     """Reduce a scenario (:mod:`tcpfluid.scenarios`) to an :class:`OdeProblem`.
 
-    The reduction is :func:`tcpfluid.scenarios.reduction.fluid_view` (one bottleneck rule,
-    per-flow base RTTs by eq. 5, RED through :mod:`tcpfluid.queueing`, CBR crossing the
-    bottleneck), the one every fluid engine uses.
+    The reduction every fluid engine uses: :func:`tcpfluid.scenarios.reduction.fluid_view`.
 
     Raises
     ------
@@ -111,26 +95,29 @@ def ode_problem(scenario: Any) -> OdeProblem:
         If a flow has no algorithm, or the scenario has a feature the ODE engine cannot
         model (:func:`tcpfluid.scenarios.check_engine`).
     """
+    return _reduced(scenario)[1]
+
+
+def _reduced(scenario: Any) -> tuple[Any, OdeProblem]:
+    """The fluid view of ``scenario`` (checked) and its :class:`OdeProblem`."""
     from ..scenarios.reduction import fluid_view
 
     if not isinstance(scenario, Scenario):
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
         )
-    return _problem_of(fluid_view(scenario, engine="ode"))
+    view = fluid_view(scenario, engine="ode")
+    return view, _problem_of(view)
 
 
 def _problem_of(view: Any) -> OdeProblem:
     """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`): read from
     the flows' columns, one law and one (frozen) flow object per distinct description."""
     table = view.flows.table
-    laws: list[tuple[Any, dict[str, float]]] = []  # each distinct law's key and ODE form
-    for alg, params in table.laws:
-        law_params = tuple(sorted(params.items()))
-        classical: dict[str, float] = {}
-        if alg in ODE_LAWS:
-            classical = _ode_law_params(alg, dict(params))
-        laws.append((law_params, classical))
+    laws = [  # each distinct law's key and ODE form
+        (tuple(sorted(p.items())), _ode_law_params(a, dict(p)) if a in ODE_LAWS else {})
+        for a, p in table.laws
+    ]
     flows = []
     made: dict[Any, OdeFlow] = {}
     for i, (k, d, start, stop) in enumerate(
@@ -158,11 +145,6 @@ def _problem_of(view: Any) -> OdeProblem:
     )
 
 
-#: options of :func:`simulate_ode` that only the classical right-hand sides have
-_CLASSICAL_OPTIONS = (
-    "switch_width_pkts", "droptail_width_pkts", "method", "rtol", "atol", "max_step_s",
-    "max_rhs_evals",
-)  # fmt: skip
 #: the models :func:`simulate_scenario_ode` can run
 ODE_MODELS = ("auto", "hybrid", "classical")
 
@@ -182,18 +164,13 @@ def simulate_scenario_ode(
     timeout_loss_fraction: float | None = None,
     **options: Any,
 ) -> OdeResult:
-    """Run the continuous-time fluid model on a scenario (the ``ode`` engine of ``tcpfluid
-    simulate`` and of sweeps).
+    """Run the continuous-time fluid model on a scenario (the ``ode`` engine).
 
-    ``model="hybrid"`` runs :mod:`tcpfluid.fluid.hybrid` (every algorithm),
-    ``"classical"`` :func:`simulate_ode`'s right-hand sides (:data:`ODE_LAWS`), ``"auto"``
-    (default) the hybrid model unless a classical-only option (``method``, ``rtol``,
-    ``atol``, ``switch_width_pkts``, ``droptail_width_pkts``, ``max_step_s``,
-    ``max_rhs_evals``) is given. ``options``: ``n_points`` (output samples),
-    ``measure_from_s`` (start of the averaging window; default 0, the whole run) and the
-    classical-only options. ``rtt_sample``, ``drop_share``, ``whole_packets``, ``dt_s``,
-    ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s`` and
-    ``timeout_loss_fraction`` are :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
+    ``model="hybrid"`` runs :mod:`tcpfluid.fluid.hybrid` (every algorithm), ``"classical"``
+    :func:`simulate_ode`'s right-hand sides (:data:`ODE_LAWS`), ``"auto"`` the hybrid model
+    unless a classical-only option (``tcpfluid.engines.Ode``'s) is given. ``options``:
+    ``n_points``, ``measure_from_s`` (default 0, the whole run) and the classical-only
+    options; the keywords named here are :func:`~tcpfluid.fluid.hybrid.simulate_hybrid`'s
     (``None``: its default).
 
     Raises
@@ -212,21 +189,16 @@ def simulate_scenario_ode(
             raise TypeError(
                 f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
             )
-    from ..scenarios.reduction import fluid_view
-
-    if not isinstance(scenario, Scenario):
-        raise TypeError(
-            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
-        )
-    view = fluid_view(scenario, engine="ode")  # once: the hybrid model runs it too
-    prob = _problem_of(view)
+    view, prob = _reduced(scenario)  # once: the hybrid model runs it too
     given = dict(
         rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets, dt_s=dt_s,
         boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops,
         min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
     )  # fmt: skip
     readings = {k: v for k, v in given.items() if v is not None}
-    classical = [k for k in _CLASSICAL_OPTIONS if k in options]
+    from ..engines._ode import CLASSICAL_ONLY
+
+    classical = [k for k in CLASSICAL_ONLY if k in options]
     if choose_model(model, classical, list(readings)) == "hybrid":
         return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
     # the classical Reno right-hand side halves once per loss: that is "halving", and
@@ -279,10 +251,9 @@ def _hybrid_as_ode(
     readings: dict[str, Any] | None = None,
     window: bool = True,
 ) -> OdeResult:
-    """Run the hybrid model (``readings``: its ``rtt_sample``, ``drop_share``,
-    ``whole_packets``, ``dt_s``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s``,
-    ``timeout_loss_fraction``) and present it as an :class:`OdeResult` (``window``: False
-    leaves its summary's window metrics to the caller, :func:`hybrid_scenario_ode`)."""
+    """Run the hybrid model (``readings``: its options) and present it as an
+    :class:`OdeResult` (``window``: False leaves its summary's window metrics to the
+    caller, :func:`hybrid_scenario_ode`)."""
     from .hybrid import _simulate_view
 
     n_points = check_int("n_points", n_points, minimum=2)
@@ -308,12 +279,9 @@ def hybrid_scenario_ode(
     options, ``None`` for the default), its :class:`OdeSummary` without the window metrics:
     the hybrid engine judges the flows once, for its :class:`~tcpfluid.results.Summary`,
     and fills them from it (``dataclasses.replace``)."""
-    from ..scenarios.reduction import fluid_view
-
-    view = fluid_view(scenario, engine="ode")
     given = {k: v for k, v in readings.items() if v is not None}
     return _hybrid_as_ode(
-        scenario, view, _problem_of(view), n_points=n_points, measure_from_s=measure_from_s,
+        scenario, *_reduced(scenario), n_points=n_points, measure_from_s=measure_from_s,
         progress=progress, readings=given, window=False,
     )  # fmt: skip
 
@@ -344,17 +312,17 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
     # the totals from the state at the end of the run and at the start of the measured
     # time, not from the recorded samples (what is recorded never changes the summary)
     end = h.end
-    D0, D1 = end.delivered_from_pkts, end.delivered_pkts
-    L0, L1 = end.lost_from_pkts, end.lost_pkts
+    delivered, losses = loss_totals(
+        end.delivered_from_pkts, end.delivered_pkts, end.lost_from_pkts, end.lost_pkts
+    )
     span = t_end - m_from
     area0 = end.queue_area_from_pkt_s
     on_at_end = stop > t_end  # a flow that stopped has no window (the engine's rule)
     base_last = end_base_rtt(h, prob.flows, t_end)
     on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])
-    thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
+    D = end.delivered_pkts - end.delivered_from_pkts
+    thr = np.where(on > 0, D / np.where(on > 0, on, 1.0), 0.0)
     present = on > 0
-    delivered = float(np.sum(D1 - D0))
-    lost = float(np.sum(L1 - L0))
     util = (
         h.utilization
         if m_from == 0.0
@@ -373,10 +341,8 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
         base_rtt_overestimate_s=tuple(
             float(max(b - f.rtt_s, 0.0)) for b, f in zip(base_last, prob.flows, strict=True)
         ),
-        lost_pkts=lost,
-        loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
-        losses_pkts=tuple(float(v) for v in L1 - L0),
         change_times_s=h.change_times_s,
+        **losses,
         **(window_metrics(vars(h.summary)) if window else {}),
         model="hybrid",
     )

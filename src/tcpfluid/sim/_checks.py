@@ -1,11 +1,6 @@
-"""Checks of a packet run's inputs, made before anything runs.
-
-:func:`check_scenario` (links, flows, CBR sources), :func:`trace_interval` (the trace
-interval within the trace bounds) and :func:`check_options` (the other keyword options of
-:func:`tcpfluid.sim.simulate_packets`, which are the fields of :class:`tcpfluid.engines.Packet`:
-one check for both). Each raises a ``ValueError`` or ``TypeError`` naming the parameter, the
-value and what is accepted.
-"""
+"""Checks of a packet run's inputs, made before anything runs: the scenario, the trace
+interval and the options of :func:`tcpfluid.sim.simulate_packets` (the fields of
+:class:`tcpfluid.engines.Packet`: one check for both)."""
 
 from __future__ import annotations
 
@@ -133,13 +128,10 @@ _NS_PER_TRANSMISSION = 2 * 62
 
 
 def transmissions_bound(scenario: Scenario) -> float:
-    """An estimate from above of the packet transmissions of a run of ``scenario``.
-
-    A flow sends at most the rate of the slowest link of its forward path over its active
-    time; where the flows and CBR sources crossing a link would together send more than the
-    link carries over the run, each of them is scaled down to its share. Each packet and ACK
-    is transmitted once per link it crosses.
-    """
+    """An estimate from above of the packet transmissions of a run of ``scenario``: each
+    flow at its path's slowest rate over its active time, scaled down to its share where
+    the flows and CBR sources crossing a link would send more than it carries; each packet
+    and ACK transmitted once per link it crosses."""
     dur = scenario.duration_s
     pkt_bits = 8.0 * scenario.packet_size_bytes
     cap = {lk.name: lk.rate_bps / pkt_bits * dur for lk in scenario.links}
@@ -163,14 +155,8 @@ def transmissions_bound(scenario: Scenario) -> float:
 
 
 def check_work(scenario: Scenario) -> None:
-    """Refuse, before anything is allocated, a run that would not end in a few hours.
-
-    Raises
-    ------
-    ValueError
-        Naming ``duration`` (and the rates) when :func:`transmissions_bound` exceeds
-        :data:`MAX_TRANSMISSIONS`, with the estimated time.
-    """
+    """Refuse, before anything is allocated, a run that would not end in a few hours
+    (:func:`transmissions_bound` above :data:`MAX_TRANSMISSIONS`), naming ``duration``."""
     bound = transmissions_bound(scenario)
     if bound > MAX_TRANSMISSIONS:
         hours = bound * _NS_PER_TRANSMISSION * 1e-9 / 3600.0
@@ -183,16 +169,10 @@ def check_work(scenario: Scenario) -> None:
 
 
 def check_options(given: Mapping[str, Any], scenario: Scenario | None = None) -> dict[str, Any]:
-    """The options of :func:`~tcpfluid.sim.simulate_packets` (the fields of
-    :class:`tcpfluid.engines.Packet`) in ``given``, by name, each checked by its one rule:
-    the same values refused with the same message by either. Not checked here: the scenario
-    and the sample interval (:func:`check_scenario`, :func:`trace_interval`).
-
-    Returns the options checked (the times in seconds under their suffixed names:
-    :func:`seconds_options`, defaults filled). ``scenario``: the run's, for the checks that
-    need it (one ``delayed_ack`` and ``fast_recovery`` per flow, the flows ``laws`` names);
-    ``None`` (an options object): those wait for the run.
-    """
+    """The options in ``given`` (by name) checked, except the scenario and the sample
+    interval; the times in seconds under their suffixed names (:func:`seconds_options`).
+    ``scenario``: the run's, for the checks that need it (per-flow sequences' lengths, the
+    flows ``laws`` names); ``None`` (an options object): those wait for the run."""
     flows = None if scenario is None else len(scenario.flows)
     seconds = seconds_options(given)
     out = {
@@ -274,11 +254,9 @@ def per_flow_option(name: str, value: Any, flows: int | None, choices: tuple[Any
 
 
 def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], senders: SenderSettings) -> None:
-    """Refuse ``fast_recovery="ns2-vegas"`` for a flow whose law does not cut its window
-    by Vegas's rule, or with the fine-grained check switched off: ns-2's Vegas agent cuts
-    and checks by its own rules (docs/simulator.md, "Fast recovery"). ``laws``: each
-    flow's law object, in the scenario's flow order.
-    """
+    """Refuse ``fast_recovery="ns2-vegas"`` for a flow whose law (``laws``: one per flow)
+    does not cut by Vegas's rule, or with ``fine_retransmit=False`` (docs/simulator.md,
+    "Fast recovery")."""
     from ..algorithms.vegas import Vegas
 
     rec = senders.fast_recovery

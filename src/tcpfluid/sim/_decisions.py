@@ -39,6 +39,20 @@ _FIRST = np.zeros(1, dtype=np.intp)
 _FIRST.flags.writeable = False
 
 
+#: the columns of ``ff`` a law's sample and action are views of
+_SAMPLE = {
+    "cwnd": C.F_S_CWND, "base_rtt": C.F_S_BASE, "rtt_mean": C.F_S_MEAN, "rtt_min": C.F_S_MIN,
+    "rtt_max": C.F_S_MAX, "acks": C.F_S_ACKS, "fwd_delay_mean": C.F_S_FWD,
+    "fwd_delay_base": C.F_S_FWD_BASE,
+}  # fmt: skip
+_ACTION = {"cwnd": C.F_CWND, "incr": C.F_INCR, "cap": C.F_CAP}
+
+
+def _views(ff: FloatArray, f: int, cols: Mapping[str, int]) -> dict[str, FloatArray]:
+    """Views of flow ``f``'s row of ``ff`` (one value each) by name."""
+    return {k: ff[f : f + 1, c] for k, c in cols.items()}
+
+
 def _items(a: NDArray[Any]) -> Any:
     """``a`` (C-contiguous) as a memoryview, whose items read as Python floats or ints."""
     buffer: Any = a
@@ -143,58 +157,30 @@ class Decisions:
                 raise self._invalid(f, w, incr, cap)
             ff[f, C.F_CWND], ff[f, C.F_INCR], ff[f, C.F_CAP] = w, incr, cap
         ff[:, C.F_SSTH] = math.inf
-        # each flow's sample as views into ``ff``, made once
-        self.samples = [
-            RoundSample(
-                cwnd=ff[f : f + 1, C.F_S_CWND],
-                base_rtt=ff[f : f + 1, C.F_S_BASE],
-                rtt_mean=ff[f : f + 1, C.F_S_MEAN],
-                rtt_min=ff[f : f + 1, C.F_S_MIN],
-                rtt_max=ff[f : f + 1, C.F_S_MAX],
-                acks=ff[f : f + 1, C.F_S_ACKS],
-                fwd_delay_mean=ff[f : f + 1, C.F_S_FWD],
-                fwd_delay_base=ff[f : f + 1, C.F_S_FWD_BASE],
-            )
-            for f in range(nf)
-        ]
-        # and its action as views of its row of ``ff`` where the compiled loop reads it,
-        # for a law whose on_round writes into ``out`` (ControlLaw.on_round)
-        self.actions = [
-            RoundAction(
-                cwnd=ff[f : f + 1, C.F_CWND],
-                incr=ff[f : f + 1, C.F_INCR],
-                cap=ff[f : f + 1, C.F_CAP],
-            )
-            for f in range(nf)
-        ]
-        # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
-        # item read or written through one is a Python float or int, at about half the cost
-        # of NumPy's scalar indexing (the arrays are never reallocated during a run)
+        # each flow's sample as views into ``ff``, made once; and its action as views of
+        # its row where the compiled loop reads it, for a law whose on_round writes into
+        # ``out`` (ControlLaw.on_round)
+        self.samples = [RoundSample(**_views(ff, f, _SAMPLE)) for f in range(nf)]
+        self.actions = [RoundAction(**_views(ff, f, _ACTION)) for f in range(nf)]
+        # rows of ``ff``, ``fi``, and ``gi``, ``pend`` as memoryviews: an item through one is
+        # a Python float or int at half the cost of NumPy's indexing (never reallocated)
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
-        # whether each law object's on_round takes ``out``, looked up once per object (the
-        # flows of one algorithm and parameters share theirs: law_for)
+        # whether each law object's on_round takes ``out``, looked up once per object
         unique = {id(law): law for law in self.laws}
-        takes = {k: _takes_out(law.on_round) for k, law in unique.items()}
-        #: per flow: the array of one window handed to its law's on_loss (made once), and
-        #: the view of its row's new window, where a law that takes ``out`` writes it
+        self._takes = {k: _takes_out(law.on_round) for k, law in unique.items()}
+        #: per flow: the window handed to its law's on_loss, and the view of its row's new
+        #: window, where a law that takes ``out`` writes it
         self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
         self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
-        self._takes = takes
-        #: per flow, what its round decision uses, in one tuple: its rows of ``ff`` and
-        #: ``fi``; the decision as a call without arguments; whether that call is the
-        #: law's compiled rule bound to the flow's state, sample and action (it writes the
-        #: action where the loop reads it: ControlLaw._bind_round), else the law's
-        #: on_round on them; the action on_round may return as its own (``out``) or None;
-        #: the law's phase and ssthresh (``None``: none) state, whose item reads as a float
+        #: per flow, its round decision's parts (:meth:`_bind`, :meth:`_one_round`)
         self._round: list[tuple[Any, ...]] = [()] * nf
-        #: per flow: its rows, the window handed to on_loss (a memoryview) and, by loss
-        #: kind, the decision as a call and whether the new window is in its row (made at
-        #: the flow's first loss of that kind: :meth:`_loss_call`)
+        #: per flow: its rows, the window handed to on_loss and, by loss kind, the decision
+        #: (:meth:`_loss_call`, made at the flow's first loss of that kind)
         self._loss_of: list[tuple[Any, ...]] = [()] * nf
-        #: per flow: its state's arrays when it was bound (a law's own ``on_round`` or
-        #: ``on_loss`` may put new arrays in the state: the flow is then bound again)
+        #: per flow: its state's arrays when it was bound (a law's own method may replace
+        #: them: the flow is then bound again)
         self._bound_to: list[list[Any]] = [[] for _ in range(nf)]
         for f in range(nf):
             self._bind(f)
@@ -214,7 +200,11 @@ class Decisions:
         )
 
     def _bind(self, f: int) -> None:
-        """Make flow ``f``'s round and loss decisions on its state's arrays as they are."""
+        """Make flow ``f``'s round and loss decisions on its state's arrays as they are:
+        its rows of ``ff`` and ``fi``; the decision as a call without arguments; whether it
+        is the law's compiled rule bound to the flow's arrays (ControlLaw._bind_round), which
+        writes the action where the loop reads it; the action ``out`` on_round may return;
+        the law's phase and ssthresh (``None``: none) state."""
         law, state, sample, action = self.laws[f], self.states[f], self.samples[f], self.actions[f]
         takes = self._takes[id(law)]
         bound = law._bind_round(state, sample, action)

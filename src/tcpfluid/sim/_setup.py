@@ -1,21 +1,9 @@
 """Set-up of a packet run: the arrays the compiled loop of :mod:`tcpfluid.sim._core` works on,
-and the ring buffers' sizes and growth.
-
-One function per part of the model, each returning fresh arrays laid out as the column
-constants of :mod:`tcpfluid.sim._core` say:
-
-* :func:`route_arrays`: the links each flow's data and ACKs cross, and the CBR sources;
-* :func:`link_arrays`: rate, delay, buffer and queue discipline of each link, and the link
-  rings (the packets a link holds);
-* :func:`flow_arrays`: each sender's and receiver's settings and the flow rings;
-* :func:`event_heap`: the run's globals and the heap of event sources (links, flow timers,
-  CBR sources, the sampler);
-* :func:`trace_arrays`: the fixed-interval samples and the round records.
+laid out as its column constants say, and the ring buffers' sizes and growth.
 
 Each link holds its packets, and each flow its sent-and-unacknowledged sequence numbers,
 in a ring: a slice of one shared array, a power of two long, indexed by a monotone counter
-modulo its capacity. A full ring is doubled by :func:`grow_ring` (the compiled loop
-returns to Python to ask for it).
+modulo its capacity; :func:`grow_ring` doubles a full one (docs/simulator.md, "Memory").
 """
 
 from __future__ import annotations
@@ -73,11 +61,21 @@ def red_params(link: Any) -> tuple[int, float, float, float, float]:
     return code, red["min_th"], red["max_th"], red["max_p"], red["w_q"]
 
 
+def _routes(sc: Scenario) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """The link indices of the flows' data paths, of their ACK paths and of the CBR sources'."""
+    names = {lk.name: i for i, lk in enumerate(sc.links)}
+    return (
+        [[names[n] for n in fl.forward] for fl in sc.flows],
+        [[names[n] for n in fl.reverse] for fl in sc.flows],
+        [[names[n] for n in src.links] for src in sc.cbr],
+    )
+
+
 def route_arrays(sc: Scenario) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
     """``(paths, fi, cf, ci)``: the link indices of every path one after the other; the
     flows' integer array with the offset and length of their forward and ACK paths; the
     CBR sources' float (rate, start, stop, size) and integer (path) arrays."""
-    names = {lk.name: i for i, lk in enumerate(sc.links)}
+    fwd, rev, cbr = _routes(sc)
     nf, nc = len(sc.flows), len(sc.cbr)
     pkt = sc.packet_size_bytes
     paths: list[int] = []
@@ -86,23 +84,18 @@ def route_arrays(sc: Scenario) -> tuple[IntArray, IntArray, FloatArray, IntArray
     # or -1 after its last link (the compiled loop forwards a packet without its path's
     # length); ``early_receivers`` turns a data path's -1 into ``-2 - r`` (its ACK path
     # at ``paths[r]``) when its receiver takes packets early
-    for f, fl in enumerate(sc.flows):
-        fi[f, C.I_FWD_OFF] = len(paths)
-        fi[f, C.I_FWD_LEN] = len(fl.forward)
-        paths += [names[n] for n in fl.forward] + [-1]
-        fi[f, C.I_REV_OFF] = len(paths)
-        fi[f, C.I_REV_LEN] = len(fl.reverse)
-        paths += [names[n] for n in fl.reverse] + [-1]
+    for f in range(nf):
+        fi[f, C.I_FWD_OFF], fi[f, C.I_FWD_LEN] = len(paths), len(fwd[f])
+        paths += [*fwd[f], -1]
+        fi[f, C.I_REV_OFF], fi[f, C.I_REV_LEN] = len(paths), len(rev[f])
+        paths += [*rev[f], -1]
     cf = np.zeros((nc, C.NCF), dtype=np.float64)
     ci = np.zeros((nc, C.NCI), dtype=np.int64)
     for c, src in enumerate(sc.cbr):
-        ci[c, C.D_OFF] = len(paths)
-        ci[c, C.D_LEN] = len(src.links)
-        paths += [names[n] for n in src.links] + [-1]
+        ci[c, C.D_OFF], ci[c, C.D_LEN] = len(paths), len(cbr[c])
+        paths += [*cbr[c], -1]
         cf[c, C.C_RATE] = src.rate_bps / (8.0 * pkt)
-        cf[c, C.C_START] = src.start_s
-        cf[c, C.C_STOP] = src.stop_s
-        cf[c, C.C_SIZE] = pkt
+        cf[c, C.C_START], cf[c, C.C_STOP], cf[c, C.C_SIZE] = src.start_s, src.stop_s, pkt
     if len(paths) > C.MAX_PATH_ENTRIES:
         raise ValueError(
             f"the flows' and CBR sources' paths hold {len(paths) - nf * 2 - nc:,} links in "
@@ -115,55 +108,36 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
     """``(lf, li, rf, ri, has_red)``: the links' float and integer arrays (rate, delay,
     buffer, discipline, ring offset and capacity), the link rings' float and integer rows,
     and whether any link is RED."""
-    nl = len(sc.links)
-    pkt = sc.packet_size_bytes
+    links = sc.links
+    nl = len(links)
     lf = np.zeros((nl, C.NLF), dtype=np.float64)
     li = np.zeros((nl, C.NLI), dtype=np.int64)
-    off = 0
-    has_red = False
-    for i, lk in enumerate(sc.links):
-        lf[i, C.L_RATE] = lk.rate_bps / 8.0
-        lf[i, C.L_DELAY] = lk.delay_s
-        lf[i, C.L_BUF] = lk.buffer_pkts
-        disc, mn, mx, maxp, wq = red_params(lk)
-        li[i, C.J_DISC] = disc
-        li[i, C.J_COUNT] = -1
-        lf[i, C.L_MIN_TH] = mn
-        lf[i, C.L_MAX_TH] = mx
-        lf[i, C.L_MAXP] = maxp
-        lf[i, C.L_WQ] = wq
-        lf[i, C.L_PTC] = lk.rate_bps / (8.0 * pkt)
-        has_red = has_red or disc > 0
-        # room for a full buffer plus what the propagation delay holds of data packets
-        room = (0.0 if math.isinf(lk.buffer_pkts) else lk.buffer_pkts) + 8.0
-        room += lk.delay_s * lk.rate_bps / (8.0 * pkt)
-        cap = pow2(min(room, LINK_RING0))
-        li[i, C.J_OFF] = off
-        li[i, C.J_CAP] = cap
-        off += cap
+    red = np.array([red_params(lk) for lk in links], dtype=np.float64).reshape(nl, 5)
+    rate = np.array([lk.rate_bps for lk in links], dtype=np.float64)
+    lf[:, C.L_RATE] = rate / 8.0
+    lf[:, C.L_DELAY] = [lk.delay_s for lk in links]
+    lf[:, C.L_BUF] = [lk.buffer_pkts for lk in links]
+    lf[:, [C.L_MIN_TH, C.L_MAX_TH, C.L_MAXP, C.L_WQ]] = red[:, 1:]
+    lf[:, C.L_PTC] = rate / (8.0 * sc.packet_size_bytes)
+    li[:, C.J_DISC] = red[:, 0]
+    li[:, C.J_COUNT] = -1
+    # every link's ring starts with LINK_RING0 slots (rings double on demand)
+    li[:, C.J_OFF] = np.arange(nl) * LINK_RING0
+    li[:, C.J_CAP] = LINK_RING0
     # links that only feed links of their own hand packets on when they admit them
-    eager, fed = eager_links(sc)
-    li[:, C.J_EAGER] = eager
-    li[:, C.J_FED] = fed
+    li[:, C.J_EAGER], li[:, C.J_FED] = eager_links(sc)
     # packets held by the links, one row each (``_core``'s RF_* and RI_* columns)
-    rf, ri = link_ring_views(off)
-    return lf, li, rf, ri, has_red
+    rf, ri = link_ring_views(nl * LINK_RING0)
+    return lf, li, rf, ri, bool((red[:, 0] > 0).any())
 
 
 def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
     """``(eager, fed)`` flags of the links: an eager link hands each packet to its next
-    link when it admits it, a fed link receives packets that way (docs/simulator.md,
-    "Eager links").
-
-    A link B can be fed when one link A is its only input on every path (data, ACK and
-    CBR), it is no path's first hop and it is a drop-tail queue without limit. A is eager
-    when every link it feeds can be fed by it and no path ends at A.
-    """
-    names = {lk.name: i for i, lk in enumerate(sc.links)}
+    link when it admits it, a fed link receives packets that way; which links qualify:
+    docs/simulator.md, "Eager links"."""
     nl = len(sc.links)
-    routes = [[names[n] for n in fl.forward] for fl in sc.flows]
-    routes += [[names[n] for n in fl.reverse] for fl in sc.flows]
-    routes += [[names[n] for n in src.links] for src in sc.cbr]
+    fwd, rev, cbr = _routes(sc)
+    routes = fwd + rev + cbr
     preds: list[set[int]] = [set() for _ in range(nl)]
     succs: list[set[int]] = [set() for _ in range(nl)]
     first: set[int] = set()
@@ -197,24 +171,12 @@ def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
 
 
 def early_receivers(sc: Scenario, paths: IntArray, fi: IntArray, li: IntArray) -> None:
-    """Let the receivers whose packets' last link can hand them on take each data packet
-    when that link admits it, at its exit time (docs/simulator.md, "Early receivers").
-
-    A link A qualifies when every path that crosses it ends there and is a flow's data
-    path, and each such flow acknowledges every packet (no delayed ACKs) into a first ACK
-    link R that takes nothing else: no other path crosses R and every flow whose ACKs
-    start at R has its data end at A; R is drop-tail (its drops use no random numbers).
-    Then R's arrivals come in the order A's packets leave, so the receivers' state and R
-    see the same packets in the same order and at the same times as with an exit event
-    at A. A is marked eager and early (``J_RX``), R fed (its ring may hold ACKs that have
-    not arrived yet), and the entry after A on each such flow's path is ``-2 - r`` for
-    its ACK path at ``paths[r]`` (``fi``'s reverse offset).
-    """
-    names = {lk.name: i for i, lk in enumerate(sc.links)}
+    """Let the receivers whose packets' last link A can hand them on take each data packet
+    when A admits it, at its exit time; which links qualify: docs/simulator.md, "Early
+    receivers". A is marked eager and ``J_RX``, each flow's first ACK link fed, and the
+    entry after A on its data path ``-2 - r`` for its ACK path at ``paths[r]``."""
     nl = len(sc.links)
-    fwd = [[names[n] for n in fl.forward] for fl in sc.flows]
-    rev = [[names[n] for n in fl.reverse] for fl in sc.flows]
-    cbr = [[names[n] for n in src.links] for src in sc.cbr]
+    fwd, rev, cbr = _routes(sc)
     crossed: list[list[tuple[str, int, int]]] = [[] for _ in range(nl)]
     for kind, routes in (("data", fwd), ("ack", rev), ("cbr", cbr)):
         for r, route in enumerate(routes):
@@ -259,14 +221,11 @@ def flow_arrays(
     ff[:, C.F_RTO] = senders.initial_rto_s
     ff[:, C.F_START] = [fl.start_s for fl in sc.flows]
     ff[:, C.F_STOP] = [fl.stop_s for fl in sc.flows]
-    ff[:, C.F_PKT] = sc.packet_size_bytes
-    ff[:, C.F_ACK] = sc.ack_size_bytes
-    ff[:, C.F_DACK_TO] = senders.delack_timeout_s
-    ff[:, C.F_MIN_RTO] = senders.min_rto_s
-    ff[:, C.F_MAX_RTO] = senders.max_rto_s
+    ff[:, [C.F_PKT, C.F_ACK]] = sc.packet_size_bytes, sc.ack_size_bytes
+    timers = senders.delack_timeout_s, senders.min_rto_s, senders.max_rto_s
+    ff[:, [C.F_DACK_TO, C.F_MIN_RTO, C.F_MAX_RTO]] = timers
     # ns-2's Vegas agent (REC_NS2_VEGAS): no cut yet, v_timeout_ as its reset() leaves it
-    ff[:, C.F_V_CHANGED] = -math.inf
-    ff[:, C.F_V_TIMEOUT] = 1000.0
+    ff[:, [C.F_V_CHANGED, C.F_V_TIMEOUT]] = -math.inf, 1000.0
     # ns-2's FAST agent (REC_NS2_FAST): an empty scoreboard
     fi[:, C.I_F_HISACK] = -1
     # duplicate ACKs of the go-back after a timeout: ignored up to the highest packet
@@ -303,14 +262,11 @@ def event_heap(
         )
     ht = np.full((2, nsrc), np.inf)
     hi = np.zeros((C.NH, nsrc), dtype=np.int64)
-    hi[C.H_HEAP] = np.arange(nsrc)
-    hi[C.H_POS] = np.arange(nsrc)
+    hi[[C.H_HEAP, C.H_POS]] = np.arange(nsrc)
     gf = np.zeros(C.NGF, dtype=np.float64)
-    gf[C.G_END] = sc.duration_s
-    gf[C.G_SAMPLE_DT] = sample_interval_s
+    gf[[C.G_END, C.G_SAMPLE_DT, C.G_DEADLINE]] = sc.duration_s, sample_interval_s, math.inf
     gi = np.zeros(C.NGI, dtype=np.int64)
     gi[C.G_YIELD_AT] = NEVER
-    gf[C.G_DEADLINE] = math.inf
     # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
     # compile it once more)
     for f, fl in enumerate(sc.flows):
@@ -329,11 +285,8 @@ def trace_arrays(
     base, phase, ssthresh, flow; the compiled loop asks for more rows when it fills them)."""
     nf, nl = len(sc.flows), len(sc.links)
     nsamp = math.floor(sc.duration_s / sample_interval_s + 1e-9) + 1
-    s_t = np.zeros(nsamp)
-    s_flow = np.zeros((nsamp, nf, 4))
-    s_link = np.zeros((nsamp, nl, 4))
     rec = np.zeros((max(256, 4 * nf), 10))
-    return s_t, s_flow, s_link, rec
+    return np.zeros(nsamp), np.zeros((nsamp, nf, 4)), np.zeros((nsamp, nl, 4)), rec
 
 
 # ------------------------------------------------------------------ rings
@@ -352,11 +305,6 @@ FLOW_RING = (C.I_RING_OFF, C.I_RING_CAP, C.I_UNA, C.I_MAXSENT)
 #: where a link's ring (the packets it holds) is described in the links' integer array:
 #: offset, capacity, head, tail
 LINK_RING = (C.J_OFF, C.J_CAP, C.J_HEAD, C.J_TAIL)
-
-
-def pow2(n: float) -> int:
-    """The smallest power of two >= ``n`` (at least 16)."""
-    return 1 << max(4, math.ceil(math.log2(max(n, 1.0))))
 
 
 def grow_ring(
@@ -385,8 +333,7 @@ def grow_ring(
     for a in arrays:
         b = _bits(a)  # moved as integers: a link ring's float view also holds integers
         b[new_idx] = b[old_idx]
-    table[row, c_off] = used
-    table[row, c_cap] = new_cap
+    table[row, c_off], table[row, c_cap] = used, new_cap
     return arrays, used + new_cap
 
 

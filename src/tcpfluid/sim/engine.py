@@ -1,22 +1,10 @@
 """The packet simulator's Python side: build the arrays, drive the laws, collect results.
 
-:func:`simulate_packets` runs a :class:`~tcpfluid.scenarios.Scenario` packet by packet. The
-per-packet work (links, queues, ACK clocking, retransmissions, timers) runs in the compiled
-loop of :mod:`tcpfluid.sim._core`; at every round boundary and every loss it returns here,
-the flow's control law (the same object the round model steps, :mod:`tcpfluid.algorithms`)
-decides, and the loop resumes. See ``docs/simulator.md`` for the model's assumptions.
-
-Where each part lives:
-
-* this module: :func:`simulate_packets` and the run loop (:class:`_Sim`: re-entering the
-  compiled loop, growing its rings, progress and the first-run compile notice);
-* :mod:`tcpfluid.sim._checks`: checks of the scenario and the options;
-* :mod:`tcpfluid.sim._setup`: the arrays handed to the compiled loop (routes, links, flows,
-  event heap, traces), the ring buffers' sizes and doubling;
-* :mod:`tcpfluid.sim._decisions`: which law steps which flow, and the batched decisions;
-* :mod:`tcpfluid.sim._results`: :class:`FlowTrace`, :class:`LinkTrace`, :class:`PacketResult`,
-  the arrays turned into them and the conservation check;
-* :mod:`tcpfluid.sim.summary`: the packet run's own summary (:class:`PacketSummary`).
+:func:`simulate_packets` runs a :class:`~tcpfluid.scenarios.Scenario` packet by packet: the
+per-packet work runs in the compiled loop of :mod:`tcpfluid.sim._core`; at every round
+boundary and every loss it returns here, the flow's law decides (:mod:`._decisions`) and
+the loop resumes. Checks in :mod:`._checks`, arrays in :mod:`._setup`, results in
+:mod:`._results`; the model: ``docs/simulator.md``.
 """
 
 from __future__ import annotations
@@ -89,43 +77,36 @@ class _Sim:
         self,
         scenario: Scenario,
         laws: Sequence[ControlLaw],
-        *,
-        seed: int,
+        opts: Mapping[str, Any],
         sample_interval_s: float,
         senders: SenderSettings,
-        max_packets: int = MAX_PACKETS,
-        send_overhead_s: float = 0.0,
-        red_wait: bool = False,
-        ns2_vegas_timing: bool = True,
-        ns2_vegas_base_reset: bool = False,
     ) -> None:
+        """``opts``: the checked options (:func:`~tcpfluid.sim._checks.check_options`)."""
         sc = scenario
         self.scenario = sc
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(opts["seed"])
         nl, nf = len(sc.links), len(sc.flows)
         self.nl = nl
         self.paths, fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
-        if red_wait:  # every RED link drops with ns-2's wait_
+        if opts["red_wait"]:  # every RED link drops with ns-2's wait_
             self.li[self.li[:, C.J_DISC] > 0, C.J_DISC] += C.DISC_WAIT
-        if send_overhead_s > 0.0:
+        if opts["send_overhead_s"] > 0.0:
             # each flow's first link draws its data packets' send overhead
-            for f in range(nf):
-                self.lf[self.paths[fi[f, C.I_FWD_OFF]], C.L_OVH] = send_overhead_s
+            self.lf[self.paths[fi[:, C.I_FWD_OFF]], C.L_OVH] = opts["send_overhead_s"]
             self.has_red = True  # the random numbers are needed (the kernel's flag)
         self.link_rows = self.rf.shape[0]
         self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
         self.fi = fi
         early_receivers(sc, self.paths, fi, self.li)
-        if ns2_vegas_timing:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc does
+        if opts["ns2_vegas_timing"]:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc
             timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
-            self.ff[timed, C.F_V_TIMED] = 1.0
+            # 2: and take ns-2.35's rttLen <= 1 BaseRTT rule
+            self.ff[timed, C.F_V_TIMED] = 2.0 if opts["ns2_vegas_base_reset"] else 1.0
             self.ff[timed, C.F_V_BEGT] = self.ff[timed, C.F_START]
-            if ns2_vegas_base_reset:  # and take ns-2.35's rttLen <= 1 BaseRTT rule
-                self.ff[timed, C.F_V_TIMED] = 2.0
         self.flow_rows = self.fs.shape[0]
         self.room = self.link_rows + self.flow_rows  # packets the rings have room for
-        self.max_packets = max_packets
+        self.max_packets = max_packets = opts["max_packets"]
         if self.room > max_packets:
             raise ValueError(
                 f"max_packets={max_packets:,} is below the {self.room:,} packets the "
@@ -315,64 +296,57 @@ def simulate_packets(
 ) -> PacketResult:
     """Run ``scenario`` packet by packet.
 
-    docs/simulator.md describes every option ("Options of simulate_packets" and the
-    sections it names); times are in seconds.
+    Every option, times in seconds: docs/simulator.md ("Options of simulate_packets" and
+    the sections it names).
 
     Parameters
     ----------
     scenario
-        Links, flows (with their algorithm), CBR sources and duration
-        (:mod:`tcpfluid.scenarios`).
+        Links, flows (with their algorithm), CBR sources and duration.
     seed
-        Seed of the ``numpy.random.Generator`` that draws RED's random numbers and the
-        send overheads (the only randomness). Same seed, same trace.
+        Seed of the generator drawing RED's random numbers and the send overheads (the
+        only randomness): same seed, same trace.
     sample_interval_s
-        Interval of the fixed-time traces. ``None``: 0.1 s, or coarser so that the traces
-        hold at most :data:`MAX_SAMPLES` samples and :data:`MAX_TRACE_VALUES` values; a
-        value past those bounds is an error.
+        Interval of the fixed-time traces; ``None``: 0.1 s, coarsened to keep at most
+        :data:`MAX_SAMPLES` samples and :data:`MAX_TRACE_VALUES` values.
     laws
         Control-law objects by flow name, overriding the flows' ``algorithm``/``params``.
     delayed_ack
         Receivers acknowledge every second in-order packet, or after ``delack_timeout_s``
         (default 0.1); a sequence: one value per flow.
     delayed_ack_echo
-        Whose send time a delayed ACK of two packets echoes: ``"first"`` (the default;
-        RFC 7323 §4.3) or ``"latest"`` (ns-2's ``DelAckSink``).
+        Whose send time a delayed ACK of two packets echoes: ``"first"`` (RFC 7323 §4.3)
+        or ``"latest"`` (ns-2's ``DelAckSink``).
     min_rto_s, initial_rto_s, max_rto_s
         Retransmission timer (RFC 6298) bounds and initial value; default 0.2, 1 and 60 s.
     fine_retransmit
-        Vegas's fine-grained retransmission check (the Quick Vegas paper §3.1). ``None``: as
-        the flow's law declares (``law.sender.fine_retransmit``).
+        Vegas's fine-grained retransmission check (the Quick Vegas paper §3.1); ``None``:
+        as ``law.sender.fine_retransmit`` declares.
     send_overhead_s
-        ns-2's ``Agent/TCP`` ``overhead_``: a uniform random wait in ``[0,
-        send_overhead_s]`` before each data packet. 0 (the default): none.
+        ns-2's ``overhead_``: a uniform random wait in ``[0, send_overhead_s]`` before
+        each data packet (0: none).
     timeout_recover
-        ``True`` (the default; RFC 6582 §4, ns-2's ``bugFix_``): after a timeout, duplicate
-        ACKs that do not pass the highest packet sent before it start no loss event.
+        RFC 6582 §4 (ns-2's ``bugFix_``): after a timeout, duplicate ACKs below the
+        highest packet sent before it start no loss event.
     fast_recovery
-        ``"newreno"`` (the default; RFC 6582), ``"reno"``, ``"reno-exit"``, ``"ns2-vegas"``
-        (laws with Vegas's loss rule only) or ``"ns2-fast"`` (docs/simulator.md, "Fast
-        recovery"); one value for every sender, or a sequence of one per flow.
+        ``"newreno"`` (RFC 6582), ``"reno"``, ``"reno-exit"``, ``"ns2-vegas"`` (laws with
+        Vegas's loss rule only) or ``"ns2-fast"``; one for every sender, or one per flow.
     red_wait
-        Every RED link drops as ns-2's ``Queue/RED`` with ``wait_ true``; ``False`` (the
-        default): Floyd and Jacobson 1993's ``p_b/(1 − count·p_b)``.
-    ns2_vegas_timing
-        ``"ns2-vegas"`` senders time their rounds' RTT and BaseRTT as ns-2's Vegas agent
-        (the default, ``True``).
-    ns2_vegas_base_reset
-        ``"ns2-vegas"`` senders with ``ns2_vegas_timing`` only: BaseRTT also takes the RTT
-        of a round of at most one packet (ns-2.35's ``rttLen <= 1``); ``False`` (the
-        default): Tsang's thesis's agent.
+        RED links drop as ns-2's ``Queue/RED`` with ``wait_ true``; ``False``: Floyd and
+        Jacobson 1993's ``p_b/(1 − count·p_b)``.
+    ns2_vegas_timing, ns2_vegas_base_reset
+        ``"ns2-vegas"`` senders time their rounds' RTT and BaseRTT as ns-2's Vegas agent;
+        with the second, BaseRTT also takes a round of at most one packet (ns-2.35's
+        ``rttLen <= 1``; ``False``: Tsang's thesis's agent).
     max_packets
-        Ceiling on the packets the simulator holds (queued, propagating, or sent and not
-        acknowledged); a run that would pass it stops with a ``ValueError`` naming the
-        link or flow and the setting to change. Default 4,000,000 (about 1 GB).
+        Ceiling on the packets held (queued, propagating, or not yet acknowledged; about
+        250 bytes each); passing it is a ``ValueError`` naming the link or flow.
     sample_interval, delack_timeout, min_rto, initial_rto, max_rto
-        The same options under their older names without the unit suffix (accepted as
-        aliases; giving both names with different values is a ``ValueError``).
+        Older names of the options above, without the unit suffix (giving both names
+        with different values is a ``ValueError``).
     progress
         Called with the fraction of the simulated time done, in [0, 1], at most about ten
-        times per second of wall time (and with 1.0 at the end); ``None``: no reporting.
+        times a second (and with 1.0 at the end); ``None``: no reporting.
 
     Returns
     -------
@@ -382,8 +356,7 @@ def simulate_packets(
     Raises
     ------
     ValueError, TypeError
-        For a bad configuration, before anything runs: a flow without a path, a link of zero
-        rate, a buffer below one packet, a flow starting at or after the end, a bad option.
+        For a bad scenario or option, before anything runs.
     """
     given = dict(locals())  # the options as the caller gave them
     sim = _checked_sim(scenario, given)
@@ -407,18 +380,7 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
     made: dict[tuple[str, str], ControlLaw] = {}
     law_objs = [law_for(fl, opts["laws"], made) for fl in scenario.flows]
     check_ns2_vegas(scenario, law_objs, senders)
-    return _Sim(
-        scenario,
-        law_objs,
-        seed=opts["seed"],
-        sample_interval_s=dt,
-        senders=senders,
-        max_packets=opts["max_packets"],
-        send_overhead_s=opts["send_overhead_s"],
-        red_wait=opts["red_wait"],
-        ns2_vegas_timing=opts["ns2_vegas_timing"],
-        ns2_vegas_base_reset=opts["ns2_vegas_base_reset"],
-    )
+    return _Sim(scenario, law_objs, opts, dt, senders)
 
 
 def _run_quietly(sim: _Sim, progress: Callable[[float], None] | None) -> float:
