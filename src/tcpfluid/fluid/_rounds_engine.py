@@ -119,8 +119,7 @@ class RoundEngine:
         self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
-        (self.recovery_rounds, self.queue_memory, self.events, self.late, self.first, self.pin,
-         self.round_losses) = switches(S, run.start_f, round_losses, **options)  # fmt: skip
+        self.sw = switches(S, run.start_f, round_losses, **options)
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -459,7 +458,7 @@ class RoundEngine:
             ker(ws, t0, w0_s, z_s, w1_s, 3)
         others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
-        lost = self.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
+        lost = self.sw.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
         if self.rto is not None and lost_s is not None:
             np.copyto(self.t_overflow, t0, where=lost_s > 0.0)
         # the packets of the round not lost (the losses charged at other classes' rounds
@@ -518,7 +517,7 @@ class RoundEngine:
         R, cfg = self.kernels[c].R, self.kernels[c].cfg
         memory = (
             _rounds_physics.queue_memory(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
-            if self.queue_memory
+            if self.sw.queue_memory
             else None
         )
         cfg[rk.MEMORY] = memory is not None
@@ -585,8 +584,8 @@ class RoundEngine:
             self.full[k, ix] = row
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
-            run.frac, counts, self.losses, None, self.recovering, None, self.events,
-            self.recovery_rounds, self.late, self.first,
+            run.frac, counts, self.losses, None, self.recovering, None, self.sw.events,
+            self.sw.recovery_rounds, self.sw.late, self.sw.first,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

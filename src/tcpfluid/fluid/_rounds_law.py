@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -314,11 +315,20 @@ class FirstLoss:
         return cwnd0, incr, cap
 
 
-#: the engine's mechanism switches (:func:`switches`)
-Switches = tuple[
-    int, bool, Callable[..., NDArray[np.bool_]], "LateDetection | None", "FirstLoss | None",
-    "FloatArray | None", Callable[..., Any],
-]  # fmt: skip
+@dataclass(frozen=True)
+class Switches:
+    """The round engine's mechanism switches (:func:`switches`; docs/round-model.md,
+    "Mechanism switches"): a loss episode's rounds, queue memory, the loss-event rule,
+    :class:`LateDetection`, :class:`FirstLoss`, ``pin`` (per flow: the BaseRTT it is given,
+    NaN: its own; or ``None``; :func:`class_sample`) and the round's losses."""
+
+    recovery_rounds: int
+    queue_memory: bool
+    events: Callable[..., NDArray[np.bool_]]
+    late: LateDetection | None
+    first: FirstLoss | None
+    pin: FloatArray | None
+    round_losses: Callable[..., Any]
 
 
 def switches(
@@ -326,36 +336,37 @@ def switches(
     loss_event_rule: str, queue_memory: bool, late_detection: bool, first_loss_timeout: bool,
     joiner_first_loss_pkts: float, joiner_base_rtt_s: float | None, overflow_in_runs: bool,
 ) -> Switches:  # fmt: skip
-    """The round engine's mechanism switches for S scenarios of the flows starting at
-    ``start_f`` (docs/round-model.md, "Mechanism switches"; the joiners: ``start_f > 0``):
-    its loss episodes' length, queue memory, loss-event rule, :class:`LateDetection`,
-    :class:`FirstLoss`, ``pin`` (per flow: the BaseRTT it is given, NaN: its own; or
-    ``None``; :func:`class_sample`) and its round losses (``round_losses``, or
-    :class:`~._rounds_physics.OverflowInRuns`)."""
+    """The :class:`Switches` for S scenarios of the flows starting at ``start_f`` (the
+    joiners: ``start_f > 0``); the round losses ``round_losses``, or
+    :class:`~._rounds_physics.OverflowInRuns`."""
     n = S * start_f.size
     if overflow_in_runs and S > 1:
         raise ValueError(
             f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them one at a time"
         )
-    events = loss_events if loss_event_rule == "share" else WindowsInTurn()
-    late = LateDetection(np.zeros(n)) if late_detection else None
     joiner = np.tile(start_f, S) > 0.0
     first = None
     if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
         cap = np.where(joiner, joiner_first_loss_pkts, np.inf)
         first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
-    pin = None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan)
-    losses = OverflowInRuns(n) if overflow_in_runs else round_losses
-    return recovery_rounds, queue_memory, events, late, first, pin, losses
+    return Switches(
+        recovery_rounds,
+        queue_memory,
+        loss_events if loss_event_rule == "share" else WindowsInTurn(),
+        LateDetection(np.zeros(n)) if late_detection else None,
+        first,
+        None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan),
+        OverflowInRuns(n) if overflow_in_runs else round_losses,
+    )
 
 
 def _pin_joiners(eng: RoundEngine, c: int, sample: RoundSample) -> RoundSample:
     """``joiner_base_rtt_s``: class ``c``'s flows joining after the run's start take that
     BaseRTT (the engine's and the sample's) every round once they have measured one."""
-    assert eng.pin is not None
+    assert eng.sw.pin is not None
     ix = np.arange(eng.n)[eng.sel[c]]
-    pin = np.isfinite(eng.pin[ix]) & np.isfinite(eng.base_rtt[ix])
-    eng.base_rtt[ix[pin]] = sample.base_rtt[pin] = eng.pin[ix[pin]]
+    pin = np.isfinite(eng.sw.pin[ix]) & np.isfinite(eng.base_rtt[ix])
+    eng.base_rtt[ix[pin]] = sample.base_rtt[pin] = eng.sw.pin[ix[pin]]
     return sample
 
 
@@ -508,13 +519,13 @@ def class_sample(
     own, sample, bound = made
     if bound is not None:
         bound(rtts, seen_min, eng.off, w1, acks, delta)
-        return sample if eng.pin is None else _pin_joiners(eng, c, sample)
+        return sample if eng.sw.pin is None else _pin_joiners(eng, c, sample)
     base, fwd = eng.base_rtt[ix], eng.fwd_base[ix]
     rule("sample")(
         base, fwd, eng.active[ix], eng.cwnd0[ix], *own, rtts, seen_min, eng.off, w1, acks, delta
     )
     eng.base_rtt[ix], eng.fwd_base[ix] = base, fwd
-    return sample if eng.pin is None else _pin_joiners(eng, c, sample)
+    return sample if eng.sw.pin is None else _pin_joiners(eng, c, sample)
 
 
 def class_law(eng: RoundEngine, c: int) -> ClassLaw:
@@ -554,13 +565,14 @@ def decide_alone(
     law, keys = eng.alone[c]  # type: ignore[index]
     state = eng.ls.state
     view, active, losses, recovering, rule, written = class_law(eng, c)
+    sw = eng.sw
     # (a bound rule without a loss reads and writes its views only)
     sub = dict(view) if lost is not None or rule is None else view
     cwnd0, incr, cap = decide(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
         eng.run.frac, counting, losses, None if burst is None else burst[ix], recovering, rule,
-        eng.events, eng.recovery_rounds, None if eng.late is None else eng.late.view(ix),
-        None if eng.first is None else eng.first.view(ix),
+        sw.events, sw.recovery_rounds, None if sw.late is None else sw.late.view(ix),
+        None if sw.first is None else sw.first.view(ix),
     )  # fmt: skip
     # (the bound rule writes the views in place: only a loss reaction or a law's
     # ``on_round`` may replace an array or add a key)

@@ -314,6 +314,16 @@ def start_lockout(
     return placed & (np.cumsum(placed) > kept)
 
 
+@njit(inline="always", **_JIT)
+def backed_off(rto_s, floor_s, max_rto_s):  # type: ignore[no-untyped-def]
+    """The retransmission timer after a timeout of a timer ``rto_s``, s: twice it, at least
+    ``floor_s``, at most ``max_rto_s`` (RFC 6298 §5.5; a NaN stays NaN). Both engines'
+    backoff: :func:`timer_retransmissions`, :func:`~._hybrid_kernel._loss_timer`."""
+    m = 2.0 * rto_s
+    m = floor_s if (floor_s >= m or floor_s != floor_s) else m
+    return m if (m <= max_rto_s or m != m) else max_rto_s
+
+
 def timer_retransmissions(
     due: NDArray[np.bool_], full: NDArray[np.bool_], rto: FloatArray, start: FloatArray
 ) -> NDArray[np.bool_]:
@@ -325,7 +335,8 @@ def timer_retransmissions(
     later (``start``); both updated in place. Returns the flows whose retransmission gets
     through: they start (their timer set to 0)."""
     lost = due & full
-    rto[lost] = np.minimum(2.0 * rto[lost], MAX_RTO_S)
+    for j in np.flatnonzero(lost).tolist():
+        rto[j] = backed_off(rto[j], 0.0, MAX_RTO_S)
     start[lost] += rto[lost]
     through = due & ~full
     rto[through] = 0.0
