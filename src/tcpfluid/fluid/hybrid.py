@@ -88,14 +88,14 @@ def simulate_hybrid(
     progress: Callable[[float], None] | None = None,
     measure_from_s: float = 0.0,
 ) -> HybridResult:
-    """Run the hybrid fluid model (module docstring; docs/ode-model.md) on one bottleneck.
+    """Run the hybrid fluid model on one bottleneck (docs/ode-model.md, "The hybrid
+    model": each option's mechanism and measured effect).
 
     Parameters
     ----------
     law
         One :class:`~tcpfluid.algorithms.base.ControlLaw` for every flow (scalar
-        parameters), one per flow, or a :class:`~tcpfluid.algorithms.mixed.MixedLaw`
-        (its laws, each for its group of flows).
+        parameters), one per flow, or a :class:`~tcpfluid.algorithms.mixed.MixedLaw`.
     mu_pps
         Bottleneck rate μ, packets/s.
     base_rtt_s
@@ -103,58 +103,42 @@ def simulate_hybrid(
     duration_s
         Simulated time, s.
     buffer_pkts
-        Drop-tail buffer of the bottleneck, packets (>= 1; ``inf``: no loss); with ``red``
-        the physical limit of the RED queue.
+        Drop-tail buffer, packets (>= 1; ``inf``: no loss); with ``red`` the RED queue's
+        physical limit.
     red
-        RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None`` for drop-tail.
+        RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None``: drop-tail.
     reverse_mu_pps, reverse_buffer_pkts
-        Rate μr of an ACK-path bottleneck, ACKs/s (``inf``: none; the asymmetric-networks
-        paper), and its drop-tail buffer, ACKs (>= 1; ``inf``: no ACK loss).
+        An ACK-path bottleneck's rate, ACKs/s (``inf``: none), and buffer, ACKs (>= 1).
     packets_per_ack
-        Data packets acknowledged by one ACK (1: an ACK per packet; 2: delayed ACKs, the
-        delayed-ACK timer not modelled), >= 1.
+        Data packets acknowledged by one ACK (>= 1; 2: delayed ACKs without their timer).
     cross_traffic
         ``(rate_pps, start_s, stop_s)`` constant-bit-rate sources at the bottleneck.
     flow_start_s, flow_stop_s
-        Per-flow active interval (defaults: 0 and never).
-    dt_s
-        Time step, s (default: the smallest base RTT / :data:`STEPS_PER_RTT`); the last
-        step ends at ``duration_s``.
-    record_every_s
-        Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
+        Per-flow active interval, s (defaults: 0 and never).
+    dt_s, record_every_s
+        Time step, s (default: the smallest base RTT / :data:`STEPS_PER_RTT`), and the
+        recorded series' interval, s (default: the smallest base RTT / 4).
     timeout_loss_fraction
-        ``None`` (default): a loss event is a timeout or a fast retransmit as a packet
-        sender decides it. A number in ``(0, 1]``: a flow losing more than this fraction
-        of its window in one event suffers a timeout (with no idle time), otherwise a fast
-        retransmit.
+        ``None`` (default): timeout or fast retransmit as a packet sender decides; a number
+        in ``(0, 1]``: a timeout when a loss event takes more than this fraction of the
+        window.
     rtt_sample
-        The queueing delay an RTT sample carries: ``"arrival"`` (default) the time the
-        fluid waited in the FIFO, ``"departure"`` the queue when it leaves the bottleneck.
+        ``"arrival"`` (default): an RTT sample carries the time the fluid waited in the
+        FIFO; ``"departure"``: the queue when it leaves.
     drop_share
-        How a drop-tail overflow is shared: ``"growth"`` (default) first on the packets
-        each flow sends beyond its ACK clock, the rest in proportion to the arrivals;
-        ``"proportional"`` in proportion to every source's arrivals; ``"in-turn"`` whole
-        arrivals of one source after another, from where the last overflow stopped.
-    whole_packets
-        ``True``: a sender keeps ⌊w⌋ packets in flight, its window grows once per whole
-        ACK and a round begins at a whole packet; ``False`` (default): w packets of fluid.
-    boundary_ack_next_round
-        ``True``: the ACKs of the step that ends a round, beyond the round's first packet,
-        grow the window with the law's next increment (a packet sender's boundary ACK);
-        ``False`` (default): they all grow it before the decision.
-    hold_drops
-        ``True`` (default): a dropped packet keeps its place in the sender's window until
-        the sender learns of it (a base RTT plus the queueing delay the drop met);
-        ``False``: the drop frees its place at once.
+        How a drop-tail overflow is shared: ``"growth"`` (default), ``"proportional"`` or
+        ``"in-turn"`` (docs/ode-model.md, "How an overflow is shared").
+    whole_packets, boundary_ack_next_round, hold_drops
+        Whole packets in flight and rounds at whole packets (default ``False``); the
+        boundary step's later ACKs grown with the next increment (default ``False``); a
+        drop keeps its place in the window until the sender learns of it (default
+        ``True``).
     min_rto_s
-        Floor of the retransmission timer, s (RFC 6298; the packet simulator's default):
-        a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
+        Floor of the retransmission timer, s (RFC 6298).
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     measure_from_s
-        Start of a measured time, s, in ``[0, duration_s)``: the delivered and lost packets
-        and the queue's integral over the steps that end by it are kept
-        (:class:`HybridEnd`), whatever is recorded.
+        Start of a measured time, s, in ``[0, duration_s)`` (:class:`HybridEnd`).
     """
     opts = check_options(
         rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets,
