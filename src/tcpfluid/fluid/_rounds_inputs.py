@@ -5,7 +5,7 @@ recording and the RTT model's name (:func:`_check_run`)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal, NamedTuple, get_args
@@ -271,20 +271,11 @@ class _Run(NamedTuple):
     change_times: tuple[float, ...]
 
 
-def _check_run(
-    batch: PathBatch,
-    F: int,
-    rounds: int | None,
-    duration_s: float | None,
-    record: Collection[str],
-    record_every: int,
-    feedback_rounds: int,
-    timeout_loss_fraction: float,
-    flow_start_s: ArrayLike | None,
-    flow_stop_s: ArrayLike | None,
-    cross_traffic: Sequence[CrossTraffic],
-) -> _Run:
-    """Check :func:`simulate_rounds`'s arguments (a ValueError/TypeError names the bad one)."""
+def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
+    """Check the run's keywords ``given`` of :func:`simulate_rounds` for ``F`` flows on
+    ``batch`` (a ValueError/TypeError names the bad one)."""
+    rounds, duration_s, record = given["rounds"], given["duration_s"], given["record"]
+    cross_traffic = given["cross_traffic"]
     S = batch.n_scenarios
     if (rounds is None) == (duration_s is None):
         raise ValueError(
@@ -319,9 +310,11 @@ def _check_run(
             f"{F * S * n_steps * FLOW_ROUND_S / 3600:.3g} h), more than "
             f"{MAX_FLOW_ROUNDS:.0e}; give fewer flows or scenarios, or a shorter run"
         )
-    every = check_int("record_every", record_every, minimum=1)
-    _feedback_rounds(feedback_rounds)
-    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
+    every = check_int("record_every", given["record_every"], minimum=1)
+    _feedback_rounds(given["feedback_rounds"])
+    frac = check_range(
+        "timeout_loss_fraction", given["timeout_loss_fraction"], 0.0, 1.0, lo_open=True
+    )
     if isinstance(record, str):
         raise TypeError(
             f"record must be a collection of field names, got the string {record!r}; "
@@ -331,8 +324,8 @@ def _check_run(
     bad = sorted(rec - set(RECORDABLE))
     if bad:
         raise ValueError(f"record: unknown field {bad[0]!r}; recordable: {', '.join(RECORDABLE)}")
-    start_f = _flow_times("flow_start_s", flow_start_s, F, default=0.0)
-    stop_f = _flow_times("flow_stop_s", flow_stop_s, F, default=math.inf)
+    start_f = _flow_times("flow_start_s", given["flow_start_s"], F, default=0.0)
+    stop_f = _flow_times("flow_stop_s", given["flow_stop_s"], F, default=math.inf)
     if np.any(stop_f <= start_f):
         raise ValueError(
             f"flow_stop_s must be > flow_start_s for every flow, got {stop_f} and {start_f}"

@@ -1,17 +1,10 @@
 """The hybrid fluid model: continuous queue and windows, each law deciding at its own rounds.
 
-After Bohacek, Hespanha, Lee and Obraczka ("A hybrid systems modeling framework for fast
-and accurate simulation of data communication networks", SIGMETRICS 2003): the bottleneck
-queue and the flows' windows evolve in finely stepped continuous time (the compiled
-kernel, :mod:`tcpfluid.fluid._hybrid_kernel`), and every flow's control law
-(:class:`~tcpfluid.algorithms.base.ControlLaw`, the same objects the round model and the
-packet simulator drive) decides at that flow's own round boundaries, from the round's
-:class:`~tcpfluid.algorithms.base.RoundSample` (one round of feedback lag, as a packet
-sender), and reacts to losses when the sender would learn of them (fast retransmit or
-timeout, as the packet simulator's NewReno sender decides). The model, its options and
-their measured effects: docs/ode-model.md, "The hybrid model". The summary applies the
-packet simulator's definitions to the flows' round traces (:mod:`tcpfluid.sim.summary`).
-"""
+After Bohacek, Hespanha, Lee and Obraczka (SIGMETRICS 2003): the queue and the windows
+evolve in finely stepped continuous time (:mod:`tcpfluid.fluid._hybrid_kernel`), and
+each flow's :class:`~tcpfluid.algorithms.base.ControlLaw` decides at its own round
+boundaries and reacts to losses when a packet sender would learn of them
+(docs/ode-model.md, "The hybrid model")."""
 
 from __future__ import annotations
 
@@ -163,10 +156,8 @@ def _initial_state(
     reverse: tuple[float, float, float],
     red: RedParameters | None,
 ) -> tuple[KernelState, _Laws, _Boundary, StartLockout]:
-    """The state at time 0 of a checked run (``opts``: :func:`check_options`'s; ``reverse``:
-    the ACK path's rate, buffer and packets per ACK): the kernel's state with the flows'
-    places, the laws, the round boundary's state with the loss rule and the lock-out at a
-    simultaneous start."""
+    """The state at time 0 of a checked run: the kernel's state with the flows' places, the
+    laws, the round boundary's state and the lock-out at a simultaneous start."""
     switches = (
         opts["drop_share"],
         *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
@@ -198,8 +189,8 @@ def _initial_state(
 def _run_steps(
     st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Progress, lock: StartLockout
 ) -> None:
-    """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
-    joining, the boundary's growth, the laws' decisions in Python, progress reports."""
+    """Step the kernel to the run's end, answering its calls (joins, growth, decisions in
+    Python, progress)."""
     mu, t_end, buf, dt, n_steps = run.mu, run.t_end, run.buf, run.dt, run.n_steps
     ff, g = st.ff, st.g
     F = run.d.size
@@ -315,17 +306,13 @@ LAWS_WITHOUT_FINE_CHECK = ("reno",)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
-    """Run a :class:`~tcpfluid.scenarios.Scenario` on the hybrid model.
-
-    The scenario is reduced by :func:`tcpfluid.scenarios.reduction.fluid_view` (one
-    bottleneck, per-flow base RTTs, RED, CBR cross traffic); each flow runs its own
-    algorithm with its own parameters. ``options`` are those of :func:`simulate_hybrid`.
+    """Run a :class:`~tcpfluid.scenarios.Scenario` on the hybrid model (its fluid view; each
+    flow its own law); ``options``: those of :func:`simulate_hybrid`.
 
     Raises
     ------
     ValueError
-        A flow without an algorithm, or a feature the hybrid model cannot model (cross
-        traffic that does not cross the bottleneck).
+        A flow without an algorithm, or cross traffic that does not cross the bottleneck.
     """
     from ..scenarios import Scenario
     from ..scenarios.reduction import fluid_view
@@ -336,8 +323,7 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
 
 
 def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
-    """:func:`simulate_scenario_hybrid` of ``scenario`` reduced to its fluid view ``view``
-    (:func:`tcpfluid.scenarios.reduction.fluid_view`, ``engine="ode"``)."""
+    """:func:`simulate_scenario_hybrid` of ``scenario`` reduced to its fluid view ``view``."""
     from ..algorithms.registry import get_law
 
     if view.off_bottleneck_cbr:
@@ -383,23 +369,20 @@ class HybridFlowTrace:
     ----------
     round_t_s
         Round boundaries, s.
-    round_cwnd_pkts
-        The window the law saw at each boundary (the window of the round that ended).
-    round_next_cwnd_pkts
-        The window the law (and a loss reaction) set at the boundary.
+    round_cwnd_pkts, round_next_cwnd_pkts
+        The window the law saw at each boundary, and the one it (or a loss reaction) set.
     round_phase
         The law's phase chosen at the boundary.
     round_rtt_mean_s, round_base_rtt_s
-        The mean RTT of the round's samples and the BaseRTT at the boundary, full path.
+        The round's mean RTT and the BaseRTT at the boundary, s.
     round_delta_pkts
-        Δ = cwnd (1 − BaseRTT/RTT) of the window and these RTTs (the Quick Vegas paper,
-        eq 1; as the packet simulator's ``round_delta_pkts``).
+        Δ = cwnd (1 − BaseRTT/RTT) (the Quick Vegas paper, eq 1).
     start_s, stop_s
-        The flow's active interval.
+        The flow's active interval, s.
     delivered_pkts
-        Packets delivered (ACKed) by the end of the run.
+        Packets ACKed by the end of the run.
     loss_t_s
-        Times of the loss events the law reacted to.
+        Times of the loss events the law reacted to, s.
     """
 
     round_t_s: FloatArray
@@ -417,24 +400,20 @@ class HybridFlowTrace:
 
 @dataclass(frozen=True)
 class HybridEnd:
-    """The state at the end of a hybrid run, whatever was recorded (the summaries' totals).
+    """The state at the end of a hybrid run (the summaries' totals).
 
     Attributes
     ----------
-    queue_pkts
-        The bottleneck queue after the last step, packets.
-    queue_area_pkt_s
-        The queue's time integral over the run, packet-seconds.
+    queue_pkts, queue_area_pkt_s
+        The queue after the last step, packets, and its integral over the run, packet-s.
     windows_pkts, rtt_s, base_rtt_s
-        Per flow: the window, the last RTT sample (0: none) and the BaseRTT its law last
-        saw (0: none yet), ``(F,)``.
+        Per flow ``(F,)``: window, last RTT sample and last BaseRTT (0: none).
     delivered_pkts, lost_pkts
-        Per flow: packets ACKed and dropped over the run, ``(F,)``.
+        Per flow: packets ACKed and dropped over the run.
     measure_from_s
-        The start of the measured time (``simulate_hybrid``'s ``measure_from_s``).
+        The start of the measured time, s.
     delivered_from_pkts, lost_from_pkts, queue_area_from_pkt_s
-        The same counts (per flow) and the queue's integral over the steps that end by
-        ``measure_from_s``.
+        The same counts and integral over the steps that end by ``measure_from_s``.
     """
 
     queue_pkts: float
@@ -457,40 +436,32 @@ class HybridResult:
     Attributes
     ----------
     time_s
-        Sample times, s, shape ``(T,)``.
+        Sample times, s, ``(T,)``.
     window_pkts, throughput_pps, rtt_s
-        Per flow, shape ``(F, T)``: window, delivery rate over the sample interval,
-        last RTT sample (0 before the first ACK).
+        Per flow ``(F, T)``: window, delivery rate over the sample interval, last RTT sample
+        (0 before the first ACK).
     queue_pkts
-        Bottleneck queue (flows and cross traffic), packets, shape ``(T,)``.
-    flows
-        Each flow's :class:`HybridFlowTrace`.
-    algorithms
-        Each flow's law name.
+        Bottleneck queue (flows and cross traffic), packets, ``(T,)``.
+    flows, algorithms
+        Each flow's :class:`HybridFlowTrace` and law name.
     capacity_pps, duration_s, dt_s
         Bottleneck rate, simulated time, time step.
     change_times_s
-        Times at which the cross traffic changes (inside the run).
+        Times at which the cross traffic changes, s.
     carried_pkts
-        Packets the bottleneck carried (flows and cross traffic).
-    delivered_pkts, lost_pkts
-        Per flow, cumulative packets ACKed and dropped at each sample, ``(F, T)``.
-    base_rtt_s
-        Per flow, the BaseRTT its law last saw (0 before the flow's first round), ``(F, T)``.
-    avg_queue_pkts
-        RED's averaged queue (0 under drop-tail), ``(T,)``.
+        Packets the bottleneck carried.
+    delivered_pkts, lost_pkts, base_rtt_s
+        Per flow ``(F, T)``: cumulative packets ACKed and dropped, the BaseRTT its law last
+        saw.
+    avg_queue_pkts, reverse_queue_pkts, queue_area_pkt_s
+        RED's averaged queue, the ACK-path queue (ACKs) and the queue's integral from the
+        start, packet-s, ``(T,)``.
     red
-        The RED parameters of the run (``None``: drop-tail).
-    reverse_queue_pkts
-        The ACK-path bottleneck's queue, ACKs, ``(T,)`` (zeros without one).
-    queue_area_pkt_s
-        The queue's time integral from the run's start to each sample, packet-seconds,
-        ``(T,)``.
+        The RED parameters (``None``: drop-tail).
     end
-        The :class:`HybridEnd` state at the end of the run.
+        The :class:`HybridEnd` state.
     settle_band_pkts
-        Per flow, the settling band of its summary: its law's own limit-cycle amplitude
-        (the law object's ``cycle_amplitude_pkts``), packets.
+        Per flow, its law's limit-cycle amplitude, packets.
     """
 
     time_s: FloatArray
@@ -522,8 +493,7 @@ class HybridResult:
 
     @property
     def utilization(self) -> float:
-        """Bottleneck utilization over the run: 1 - its idle share (never above 1 by
-        rounding: carried = μ·T - idle)."""
+        """Bottleneck utilization over the run (carried = μ·T − idle)."""
         T = self.capacity_pps * self.duration_s
         return 1.0 - (T - self.carried_pkts) / T
 
@@ -553,9 +523,8 @@ class HybridResult:
 
 @dataclass(frozen=True, eq=False)
 class HybridSummary(EngineSummary):
-    """Per-flow summary (arrays over flows) with the round model's public keys: the fields
-    of :class:`~tcpfluid.results.EngineSummary`, computed from the flows' round
-    traces as the packet simulator computes them."""
+    """Per-flow summary with the round model's public keys (the packet simulator's
+    definitions on the flows' round traces)."""
 
     _round_key = True
 
@@ -563,8 +532,8 @@ class HybridSummary(EngineSummary):
 def plot_windows(
     ax: Any, t: Any, windows: Any, laws: Any, queue: Any, queue_label: str = "queue"
 ) -> list[Any]:
-    """Each flow's window (and the queue, dashed, unless ``None``) against time on ``ax``
-    (a new figure's when ``None``); returns the artists."""
+    """Each flow's window (and the queue, dashed) against time on ``ax`` (a new figure's when
+    ``None``); returns the artists."""
     if ax is None:
         import matplotlib.pyplot as plt
 

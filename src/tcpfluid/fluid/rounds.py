@@ -190,11 +190,7 @@ def _run(
         )
     model = _rtt_model(given["rtt_model"], given["rtt"])
     F = sum(ix.size for ix in classes)
-    run = _check_run(
-        batch, F, given["rounds"], given["duration_s"], given["record"], given["record_every"],
-        given["feedback_rounds"], given["timeout_loss_fraction"], given["flow_start_s"],
-        given["flow_stop_s"], given["cross_traffic"],
-    )  # fmt: skip
+    run = _check_run(batch, F, given)
     S = batch.n_scenarios
     recorder: Any = (
         _Recorder((run.n_steps + run.every - 1) // run.every, S, F, run.rec)
