@@ -1,6 +1,5 @@
-"""Inputs of the round model and their checks: the batch of paths (:class:`PathBatch`),
-cross traffic (:class:`CrossTraffic`), per-flow start/stop times, the run's length,
-recording and the RTT model's name (:func:`_check_run`)."""
+"""Inputs of the round model and their checks: the batch of paths, cross traffic, flow
+times, the run's length, recording, the options and the RTT model's name."""
 
 from __future__ import annotations
 
@@ -35,7 +34,8 @@ RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
 
 @dataclass(frozen=True, init=False)
 class PathBatch:
-    """S bottleneck paths as arrays: the grid one :func:`simulate_rounds` call runs.
+    """S bottleneck paths as arrays, broadcast to one shape ``(S,)``: the grid one
+    :func:`simulate_rounds` call runs.
 
     Parameters
     ----------
@@ -45,12 +45,8 @@ class PathBatch:
         Base RTT d, s (> 0).
     buffer_pkts
         Bottleneck buffer, packets (>= 1; ``inf``: no loss).
-    reverse_mu_pps
-        ACK-path bottleneck, ACKs/s (> 0; ``inf``: none).
-    reverse_buffer_pkts
-        Reverse buffer, ACKs (>= 1; ``inf``: no ACK loss).
-
-    All are broadcast to one common shape ``(S,)``.
+    reverse_mu_pps, reverse_buffer_pkts
+        ACK-path bottleneck, ACKs/s (> 0), and its buffer, ACKs (>= 1) (``inf``: none).
     """
 
     mu_pps: FloatArray
@@ -147,15 +143,8 @@ def _inf_array(name: str, value: ArrayLike, *, minimum: float | None) -> FloatAr
 
 @dataclass(frozen=True)
 class CrossTraffic:
-    """Constant-bit-rate cross traffic at the bottleneck (document 000 §5.1).
-
-    Attributes
-    ----------
-    rate_pps
-        Rate taken from the bottleneck, packets/s: a scalar or one value per scenario.
-    start_s, stop_s
-        Active interval ``[start_s, stop_s)``, s.
-    """
+    """Constant-bit-rate cross traffic at the bottleneck (document 000 §5.1): ``rate_pps``
+    (packets/s, a scalar or one per scenario) over ``[start_s, stop_s)``, s."""
 
     rate_pps: ArrayLike
     start_s: float
@@ -249,8 +238,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
 
 
 def check_options(**given: Any) -> dict[str, Any]:
-    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule;
-    returns them checked (the switches as plain bools)."""
+    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule."""
     return {name: OPTION_RULES[name](value) for name, value in given.items()}
 
 
