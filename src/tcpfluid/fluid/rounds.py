@@ -1,19 +1,11 @@
 """The round-based fluid model, batched over scenarios (document 000 §4, document 004 §4).
 
 One step is one **round**: the sender transmits its window, the round ends when the ACK of
-the first packet of the round returns (document 000 §4). A control law
-(:class:`~tcpfluid.algorithms.base.ControlLaw`) decides at every round boundary; the model
-computes what the law measures: the queue, the RTT of the round's packets, the ACKs. The
-model (available rate, standing backlog, the intra-round burst and the RTT models, round
-duration, finite buffer and loss episodes, ACK-path bottleneck, joining flows) is
-docs/round-model.md. Flows of unequal base RTT, and a RED bottleneck, run with one round
-clock per base RTT sharing the queue (:func:`simulate_rounds_async`,
-docs/round-model-unequal-rtt.md); :func:`simulate_scenario_rounds` chooses. Both are the
-one round engine (:class:`~tcpfluid.fluid._rounds_engine.RoundEngine`).
-
-Everything is array code over ``n = S × F`` flows (S scenarios of F flows, flow index
-fastest); the law's array parameters must have length ``S × F`` (or be scalars).
-"""
+its first packet returns; a :class:`~tcpfluid.algorithms.base.ControlLaw` decides at every
+round boundary on what the model computes (queue, RTTs, ACKs; docs/round-model.md). Flows
+of unequal base RTT and a RED bottleneck run with one round clock per base RTT
+(:func:`simulate_rounds_async`, docs/round-model-unequal-rtt.md). Arrays are over
+``n = S × F`` flows (S scenarios of F flows, flow index fastest)."""
 
 from __future__ import annotations
 
@@ -352,9 +344,9 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
 
 
 def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
-    """The one law object that steps a scenario's flows: the flows' common law, or a
+    """The one law that steps a scenario's flows: their common law, or a
     :class:`~tcpfluid.algorithms.mixed.MixedLaw` of one law per distinct (algorithm,
-    parameters), each on its flows (in order of first appearance).
+    parameters) in order of first appearance.
 
     Raises
     ------
