@@ -236,26 +236,19 @@ def _collect(
     """The :class:`HybridResult` of a finished run."""
     ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
     mu, t_end = run.mu, run.t_end
-    traces = []
     F = ff.shape[0]
     n_loss = int(box.ig[K.I_NLOSS])
     loss_times = _by_flow(box.loss_flow[:n_loss], box.loss_t[:n_loss], F)
-    for j, rt in enumerate(_by_flow(box.log_flow[: box.ig[K.I_NLOG]], box.log_rows, F)):
+    logs = _by_flow(box.log_flow[: box.ig[K.I_NLOG]], box.log_rows, F)
+    traces = []
+    for j, rt in enumerate(logs):  # (each flow's log: time, windows, phase, mean, base RTT)
+        t, cwnd, nxt, phase, mean, base = rt.T[:6]
         traces.append(
             HybridFlowTrace(
-                round_t_s=rt[:, 0],
-                round_cwnd_pkts=rt[:, 1],
-                round_next_cwnd_pkts=rt[:, 2],
-                round_phase=rt[:, 3],
-                round_rtt_mean_s=rt[:, 4],
-                round_base_rtt_s=rt[:, 5],
-                round_delta_pkts=backlog(rt[:, 1], rt[:, 5], rt[:, 4]),
-                start_s=float(run.start[j]),
-                stop_s=float(ff[j, K.F_STOP]),
-                delivered_pkts=float(ff[j, K.F_ACKED]),
-                loss_t_s=loss_times[j],
+                t, cwnd, nxt, phase, mean, base, backlog(cwnd, base, mean), float(run.start[j]),
+                float(ff[j, K.F_STOP]), float(ff[j, K.F_ACKED]), loss_times[j],
             )
-        )
+        )  # fmt: skip
     n = int(g[K.G_K_REC])
     return HybridResult(
         time_s=rec_g[K.R_T, :n],
