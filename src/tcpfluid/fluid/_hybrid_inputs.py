@@ -1,6 +1,5 @@
-"""The hybrid fluid model's inputs: argument checks (each ValueError/TypeError names the
-bad argument), the kernel's fresh state (:mod:`tcpfluid.fluid._hybrid_kernel`) and the
-memory pages of its large arrays (:func:`small_pages`)."""
+"""The hybrid fluid model's inputs: argument checks (each error names the argument), the
+kernel's fresh state and the memory pages of its large arrays."""
 
 from __future__ import annotations
 
@@ -73,14 +72,13 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
 
 
 def check_options(**given: Any) -> dict[str, Any]:
-    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule;
-    returns them checked (the switches as plain bools, the numbers as floats)."""
+    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule."""
     return {name: OPTION_RULES[name](value) for name, value in given.items()}
 
 
 class Run(NamedTuple):
-    """The checked arguments of :func:`simulate_hybrid` (``n_steps`` of ``dt`` seconds,
-    a record every ``every`` steps)."""
+    """The checked arguments of :func:`simulate_hybrid` (``n_steps`` of ``dt`` s, a record
+    every ``every`` steps)."""
 
     d: FloatArray
     mu: float
@@ -108,9 +106,8 @@ def check_run(
     record_every_s: float | None,
     timeout_loss_fraction: float | None,
 ) -> Run:
-    """Check :func:`simulate_hybrid`'s arguments (a ValueError/TypeError names the bad one;
-    ``dt_s`` and ``timeout_loss_fraction`` already by :func:`check_options`) and derive the
-    time step, step count and record interval."""
+    """Check :func:`simulate_hybrid`'s run arguments and derive the time step, step count
+    and record interval."""
     d = np.atleast_1d(np.asarray(base_rtt_s, dtype=np.float64))
     if d.ndim != 1 or d.size == 0 or not np.all(np.isfinite(d)) or np.any(d <= 0):
         raise ValueError(
@@ -162,8 +159,8 @@ def check_run(
 
 def arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int) -> int:
     """Length of the ring of cumulative arrivals behind ``rtt_sample="arrival"`` (1 for
-    ``"departure"``): the steps the longest queue takes to drain, at least 64 base RTTs of
-    the default step (``64 * STEPS_PER_RTT``), capped by the run's steps."""
+    ``"departure"``): the longest queue's drain in steps, at least 64 default base RTTs,
+    capped by the run's steps."""
     if rtt_sample == "departure":
         return 1
     longest = (buf + 2.0) / mu / dt + 2.0 if math.isfinite(buf) else 0.0
@@ -171,9 +168,8 @@ def arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int
 
 
 def held_drop_steps(run: Run, fq_len: int) -> int:
-    """Steps a held drop may wait beyond its flow's base RTT: the longest forward queue's
-    delay (a finite buffer, else the arrival ring's span of 64 base RTTs of the default
-    step) plus the ACK-path ring (``fq_len``), capped by the run's steps."""
+    """Steps a held drop may wait beyond its flow's base RTT (the longest forward queue's
+    delay plus the ACK-path ring ``fq_len``), capped by the run's steps."""
     finite = math.isfinite(run.buf)
     fwd = (run.buf + 2.0) / run.mu / run.dt + 2.0 if finite else 64.0 * STEPS_PER_RTT
     return int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0))
@@ -187,11 +183,9 @@ def check_reverse(
     n_steps: int,
     switches: tuple[str, Any, Any, Any],
 ) -> tuple[FloatArray, int]:
-    """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack,
-    drop_share, whole_packets, boundary_ack_next_round, hold_drops]``, the last four from
-    ``switches``: ``drop_share`` and the three switches, checked by :func:`check_options`) and the
-    length of its forward-delay ring (long enough for the ACK-path queue's longest delay,
-    ``b_r / mu_r``, capped by the run's steps)."""
+    """The kernel's ``rev`` array (ACK-path bottleneck, ``mu_r``, ``b_r``, packets per ACK,
+    then ``switches``: ``drop_share`` and three checked switches) and the length of its
+    forward-delay ring (the ACK-path queue's longest delay, capped by the run's steps)."""
     try:
         mu_r = float(reverse_mu_pps)
         b_r = float(reverse_buffer_pkts)
@@ -272,9 +266,7 @@ ARRAYS_PER_FLOW_SAMPLE = K.N_REC_F + 14
 
 
 def memory_estimate(run: Run, hist_rows: int, ring_len: int) -> int:
-    """Bytes a checked run takes at its peak: linear in flows x recorded samples (the
-    recorded series and their presentation), flows x history steps (the ACK rings) and
-    the arrival ring."""
+    """Bytes a checked run takes at its peak (recorded series, ACK rings, arrival ring)."""
     F = run.d.size
     n_rec = run.n_steps // run.every + 2
     per_flow = 8 * (ARRAYS_PER_FLOW_SAMPLE * n_rec + 3 * hist_rows + K.N_FLOW_ROWS + 16)
@@ -282,8 +274,7 @@ def memory_estimate(run: Run, hist_rows: int, ring_len: int) -> int:
 
 
 def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
-    """Refuse a run whose :func:`memory_estimate` exceeds :data:`MEMORY_BUDGET_BYTES`, with
-    a ValueError naming the settings that set it, before anything is allocated."""
+    """Refuse a run whose :func:`memory_estimate` exceeds :data:`MEMORY_BUDGET_BYTES`."""
     need = memory_estimate(run, hist_rows, ring_len)
     if need > MEMORY_BUDGET_BYTES:
         F = run.d.size
@@ -298,8 +289,8 @@ def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
 
 
 class KernelState(NamedTuple):
-    """The arguments of :func:`tcpfluid.fluid._hybrid_kernel.advance` after ``buf`` and
-    before ``laws``: the arrays it updates in place, and the steps between records."""
+    """The arrays :func:`tcpfluid.fluid._hybrid_kernel.advance` updates in place, and the
+    steps between records."""
 
     red: FloatArray
     rev: FloatArray
@@ -328,8 +319,7 @@ def kernel_state(
     rtt_sample: str,
     red: RedParameters | None,
 ) -> KernelState:
-    """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``:
-    :func:`check_reverse`)."""
+    """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``: :func:`check_reverse`)."""
     F = run.d.size
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
@@ -370,9 +360,8 @@ def kernel_state(
 
 @contextlib.contextmanager
 def small_pages() -> Iterator[None]:
-    """NumPy's large arrays allocated in this block on ordinary memory pages, not huge ones
-    (docs/ode-model.md, "Memory"): NumPy's own setting (``NUMPY_MADVISE_HUGEPAGE``),
-    restored on leaving; without it (another NumPy) the block changes nothing."""
+    """NumPy's large arrays allocated in this block on ordinary pages, not huge ones
+    (docs/ode-model.md, "Memory"); without NumPy's setting it changes nothing."""
     setter = _hugepage_setter()
     if setter is None:
         yield
@@ -402,10 +391,8 @@ def _hugepage_setter() -> Callable[[bool], bool] | None:
 
 class StartLockout:
     """The flows whose whole first window the simultaneous start loses
-    (:func:`~._rounds_physics.start_lockout`): each waits the initial retransmission timer
-    (its start moved by it) and starts once a timer retransmission gets through
-    (:func:`~._rounds_physics.timer_retransmissions`); the queue is full when the
-    bottleneck dropped a packet since the flow's last try."""
+    (:func:`~._rounds_physics.start_lockout`): each starts once a timer retransmission gets
+    through (:func:`~._rounds_physics.timer_retransmissions`)."""
 
     def __init__(self, ff: NDArray[np.float64], buffer_pkts: float) -> None:
         locked = start_lockout(ff[:, K.F_START], ff[:, K.F_D], buffer_pkts)

@@ -19,7 +19,7 @@ from .._queueing_kernel import red_probability
 from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..algorithms.base import SLOW_START
 from ._rounds_kernel import _mx
-from ._rounds_physics import place_offset
+from ._rounds_physics import backed_off, place_offset
 
 # per-flow float state: columns of the (F, N_FLOW_ROWS) array ``ff`` (each flow's fields
 # side by side)
@@ -1063,8 +1063,7 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     backoff = ff[j, F_BACKOFF]
     acked = ff[j, F_ACKED]
     if to and backoff > 0.0 and acked - ff[j, F_ACKED_AT_TO] < 1.0:
-        m = _np_max(rto, 2.0 * backoff)
-        s = m if (m <= max_rto or math.isnan(m)) else max_rto
+        s = backed_off(backoff, rto, max_rto)
     ff[j, F_BACKOFF] = s if to else 0.0
     if to:
         ff[j, F_ACKED_AT_TO] = acked

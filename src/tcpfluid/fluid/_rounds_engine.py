@@ -1,13 +1,10 @@
 """The one round engine: round clocks shaped (scenarios × round-clock classes).
 
-A **round-clock class** is a set of flows of one base RTT: they start and end their rounds
-together. :func:`~tcpfluid.fluid.rounds.simulate_rounds` runs S scenarios of one class
-each (one round of every scenario per step); :func:`~tcpfluid.fluid.rounds.simulate_rounds_async`
-one scenario of K classes (each step the round of the class whose clock is earliest). The
-physics of a round, the losses, what the law measures and its decision are the same code
-in both (docs/round-model.md, docs/round-model-unequal-rtt.md; the delivered packets:
-"What it delivers" there).
-"""
+A round-clock class is a set of flows of one base RTT, starting and ending their rounds
+together: :func:`~tcpfluid.fluid.rounds.simulate_rounds` runs S scenarios of one class,
+:func:`~tcpfluid.fluid.rounds.simulate_rounds_async` one scenario of K classes (each step
+the class whose clock is earliest), with the same physics, losses and decisions
+(docs/round-model.md, docs/round-model-unequal-rtt.md)."""
 
 from __future__ import annotations
 
@@ -64,11 +61,8 @@ FloatArray = NDArray[np.float64]
 
 
 class RoundEngine:
-    """The round loop on checked arguments.
-
-    ``classes`` are the round-clock classes (flow indices within a scenario) and ``d``
-    their base RTTs, shape ``(S, K)``; several classes need one scenario (``S = 1``).
-    """
+    """The round loop on checked arguments (``classes``: flow indices within a scenario;
+    ``d``: their base RTTs ``(S, K)``; several classes need ``S = 1``)."""
 
     def __init__(
         self,
@@ -106,12 +100,10 @@ class RoundEngine:
         n = self.n
         self.ls = start_law(law, n, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
-        #: (whole packets) the windows of each flow's last round (read, never written,
-        #: otherwise)
+        #: (whole packets) the windows of each flow's last round
         self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
-        #: per flow: the retransmission timer of a flow whose first window the
-        #: simultaneous start lost (:meth:`_init_lockout`; 0: none); per scenario: the
-        #: start of its last round that overflowed the buffer
+        #: per flow: a locked-out flow's timer (0: none); per scenario: the start of its
+        #: last round that overflowed the buffer
         self.rto: FloatArray | None = self._init_lockout()
         self.t_overflow = np.full(S, -math.inf)
         self._init_flow_state(classes)
@@ -119,8 +111,7 @@ class RoundEngine:
         self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
-        (self.recovery_rounds, self.queue_memory, self.events, self.late, self.first, self.pin,
-         self.round_losses) = switches(S, run.start_f, round_losses, **options)  # fmt: skip
+        self.sw = switches(S, run.start_f, round_losses, **options)
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -132,8 +123,7 @@ class RoundEngine:
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
-        #: (several flows, a burst model) the placed flows' places in their class's
-        #: round's burst (:class:`~._rounds_physics.BurstPlaces`) and that class
+        #: (several flows, a burst model) the placed flows' places and their class
         self.places: BurstPlaces | None = None
         self.placed_class = -1
         if F > 1 and not self.reverse and model != "fluid":
@@ -141,8 +131,7 @@ class RoundEngine:
 
     def _init_lockout(self) -> FloatArray | None:
         """The flows whose whole first window the simultaneous start loses
-        (:func:`~._rounds_physics.start_lockout`): each waits the initial retransmission
-        timer, so it joins then (a staggered start; :meth:`_retransmit`)."""
+        (:func:`~._rounds_physics.start_lockout`): each joins after the initial timer."""
         if not self.finite_buf or self.F < 2:
             return None
         S, F = self.S, self.F
@@ -162,9 +151,8 @@ class RoundEngine:
         return np.where(locked, INITIAL_RTO_S, 0.0)
 
     def _retransmit(self, joining: Any) -> None:
-        """The timer retransmissions of the locked-out flows whose timer expires
-        (``joining``, updated; :func:`~._rounds_physics.timer_retransmissions`): the queue
-        is full when the scenario's buffer overflowed since the flow's last try."""
+        """The timer retransmissions of the locked-out flows in ``joining`` (updated): the queue
+        is full when the buffer overflowed since the flow's last try."""
         assert self.rto is not None
         due = joining & (self.rto > 0.0)
         if not any_of(due):
@@ -174,8 +162,7 @@ class RoundEngine:
         joining &= ~due | through
 
     def _init_places(self, lag: int, model: str) -> None:
-        """The flows with places in the round's burst, per scenario
-        (:func:`~._rounds_physics.placed_flows`), and the class whose rounds place them."""
+        """The flows with places in the round's burst and the class whose rounds place them."""
         S, F = self.S, self.F
         d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
         assert d is not None
@@ -191,7 +178,7 @@ class RoundEngine:
         self.placed_class = c
 
     def _init_classes(self, classes: list[NDArray[np.intp]], d: FloatArray) -> None:
-        """How the round-clock classes address their flows, and their base RTTs."""
+        """How the classes address their flows (a slice when consecutive), and their base RTTs."""
         K, F = self.K, self.F
         # a class of consecutive flows is addressed by a slice (views); one class: all
         self.sel: list[Any] = [
@@ -214,8 +201,7 @@ class RoundEngine:
                 self.d_flow[ix] = d[0, c]
 
     def _init_flow_state(self, classes: list[NDArray[np.intp]]) -> None:
-        """The per-flow state every round reads and writes (windows, activity, base RTTs,
-        pending overflow shares) and the per-class sums' layout."""
+        """The per-flow state every round reads and writes, and the per-class sums' layout."""
         K, F, n = self.K, self.F, self.n
         self.active = np.ones(n, dtype=bool)
         #: (staggered) per class: the clock before which none of its flows joins or leaves,
@@ -225,16 +211,14 @@ class RoundEngine:
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
         #: per class: whether some of its flows may have joined without a base RTT yet
-        #: (their first packets' RTTs seed it: :func:`~._rounds_physics.seed_first_packets`)
         self.unseeded = [True] * K
         #: per flow: the window of its round in progress (0 when inactive), its share of
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
         self.w_cur, self.pending, self.red_debt = np.zeros(n), np.zeros(n), np.zeros(n)
         self.charged = False  # (whether any flow's pending share may be > 0)
-        #: (several classes) each class's windows (w_cur summed), base RTT, and its flows
-        #: one class after another (``perm``, each class's first at ``starts``) so that a
-        #: per-flow array is summed per class in one call (:meth:`_class_sums`)
+        #: (several classes) each class's windows and base RTT; its flows one class after
+        #: another (``perm``, each class's first at ``starts``: :meth:`_class_sums`)
         self.w_class = np.zeros(K)
         self.d_class = np.array([float(dc[0]) for dc in self.d])
         self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
@@ -243,8 +227,7 @@ class RoundEngine:
     def _init_kernels(
         self, law: ControlLaw, red: RedParameters | None, *, model: str, train_runs: bool, lag: int
     ) -> None:
-        """RED's state, each class's clock and compiled bottleneck kernel, and the laws
-        that decide each class's flows."""
+        """RED's state, each class's clock and compiled kernel, and the laws deciding each class."""
         S, K = self.S, self.K
         #: RED's state and parameters (rows of :mod:`._rounds_kernel`)
         self.red_state = None
@@ -266,12 +249,9 @@ class RoundEngine:
             )
             for c in range(K)
         ]  # fmt: skip
-        #: per class: the law that decides its flows alone, on views of their state, and
-        #: its state's keys (one class: the law, every key; several:
-        #: :func:`~._rounds_law.class_laws`), or ``None`` for all: every decision is the
-        #: whole law's on every flow, the others' discarded (:meth:`_decide`); per class
-        #: its sample (:func:`~._rounds_law.class_sample`), views and bound rule
-        #: (:func:`~._rounds_law.class_law`)
+        #: per class: the law deciding its flows alone and its state's keys
+        #: (:func:`~._rounds_law.class_laws`; ``None``: the whole law decides, :meth:`_decide`),
+        #: its sample, views and bound rule (made on first use)
         self.alone = class_laws(law, self.sel) if K > 1 else [(law, {k: k for k in self.ls.state})]
         self.samples: list[Any] = [None] * K
         self.class_law: list[ClassLaw | None] = [None] * K
@@ -317,10 +297,8 @@ class RoundEngine:
             progress(1.0)
 
     def results(self, model: str) -> dict[str, Any]:
-        """The :class:`~._rounds_results.RoundTrace` fields of the finished run other than
-        its recorded series and paths (``model``: the RTT model's name). The slow-start
-        exit names the window whose RTTs the decision read, the feedback lag's rows
-        earlier (each flow's own rows), when every round is recorded."""
+        """The :class:`~._rounds_results.RoundTrace` fields of the finished run other than its
+        series and paths (``model``: the RTT model's name)."""
         run, S, F = self.run, self.S, self.F
         delivered = self.delivered.reshape(S, F)
         return {
@@ -343,9 +321,9 @@ class RoundEngine:
         }
 
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
-        """What the available rate μa at the round's start sets: μa, μa d, 1/μa, the flows'
-        share of the buffer, the ACK-path rate where it is below μa (inf elsewhere) and
-        where it is (written into the class's rows, :mod:`._rounds_kernel`)."""
+        """What the available rate μa at the round's start sets (μa, μa d, 1/μa, the flows'
+        buffer share, the ACK-path rate where below μa and where), written into the class's
+        rows."""
         fixed = self.fixed[c]
         if fixed is not None:
             return fixed  # without cross traffic the available rate never changes
@@ -400,13 +378,12 @@ class RoundEngine:
         return act, (np.where(act, self.cwnd0[ix], 0.0) if self.off else self.cwnd0[ix])
 
     def _class_sums(self, x: FloatArray) -> FloatArray:
-        """A per-flow array summed over each class's flows (several classes, one scenario;
-        each class's flows in their order, as ``x[ix].sum()``)."""
+        """A per-flow array summed over each class's flows (several classes, one scenario)."""
         return np.add.reduceat(x[self.perm], self.starts)
 
     def step(self, c: int, k: int, recorder: Any) -> FloatArray:
-        """One round of class ``c`` (in every scenario): physics at its start, losses,
-        totals, record, the law's decision at its end. Returns the class's windows."""
+        """One round of class ``c`` in every scenario: physics, losses, totals, record, the
+        law's decision. Returns the class's windows."""
         ix, m, S, d = self.sel[c], self.size[c], self.S, self.d[c]
         t0 = self.t[c]
         mu_a, mud, inv_mu, _, mu_r_eff, rev_bott = self._rates(c, t0)
@@ -430,9 +407,8 @@ class RoundEngine:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
         w1_s = w0_s + z_s if m > 1 else w1
-        # (several classes) a packet is lost once: what the class's flows lost at other
-        # classes' overflows since their last round is not in flight in this round (its
-        # backlog, burst and overflow; they take it at its end)
+        # (several classes) a packet is lost once: what the flows lost at other classes'
+        # overflows since their last round is not in flight in this round
         w1_in = w1
         if self.charged and any_of(self.pending[ix]):
             held = self.pending[ix]
@@ -459,17 +435,15 @@ class RoundEngine:
             ker(ws, t0, w0_s, z_s, w1_s, 3)
         others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
-        lost = self.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
+        lost = self.sw.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
         if self.rto is not None and lost_s is not None:
             np.copyto(self.t_overflow, t0, where=lost_s > 0.0)
-        # the packets of the round not lost (the losses charged at other classes' rounds
-        # may exceed a window the flow has cut since: none delivered, never fewer)
+        # the packets of the round not lost (never fewer than none)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision
         t_next = ker.clocks[(self.count[c] + 1) & 1]  # (t0 + duration)
         if self.K > 1:
-            # in flight until the class's next round: the round's packets not lost (the
-            # other classes' rounds and the bottleneck's output count no lost packet)
+            # in flight until the class's next round: the round's packets not lost
             self.w_cur[ix] = got
             self.w_class[c] = w1_s[0] if lost is None else float(got.sum())
             known = lost is None and not (self.charged and any_of(self.pending))
@@ -510,15 +484,12 @@ class RoundEngine:
     def _cross_inputs(
         self, c: int, mu_a: FloatArray, w0_s: FloatArray, z_s: FloatArray, w1_s: FloatArray
     ) -> None:
-        """With cross traffic, what the class's round (:mod:`._rounds_kernel`, its part 2)
-        is given: the FIFO's queue memory (:func:`~._rounds_physics.queue_memory`, the
-        backlog the last round left relaxing to the standing one; none with the option
-        ``queue_memory=False``) and, for an ACK train slower than μa
-        made of runs, the runs' queue (:func:`~._rounds_physics.train_clump_queue`)."""
+        """With cross traffic, part 2's inputs: the queue memory (unless ``queue_memory=False``)
+        and, for an ACK train slower than μa made of runs, the runs' queue."""
         R, cfg = self.kernels[c].R, self.kernels[c].cfg
         memory = (
             _rounds_physics.queue_memory(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
-            if self.queue_memory
+            if self.sw.queue_memory
             else None
         )
         cfg[rk.MEMORY] = memory is not None
@@ -538,11 +509,8 @@ class RoundEngine:
         qf: Any, inv_mu: FloatArray, got: FloatArray, duration: FloatArray,
         thr_out: FloatArray | None, delta: FloatArray | None,
     ) -> None:  # fmt: skip
-        """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
-        (computed with the sample, when kept), the mean RTT, the bottleneck queue at the
-        round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
-        cross traffic), each flow's throughput ``got / duration`` (into ``thr_out`` if
-        given)."""
+        """Record a round of class ``c`` ending at ``t``: windows, phases, Δ, the mean RTT, the
+        queue at the round's peak (link packets) and each flow's throughput."""
         kept = recorder.fields
         queue = None
         if "queue_pkts" in kept:
@@ -585,8 +553,8 @@ class RoundEngine:
             self.full[k, ix] = row
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
-            run.frac, counts, self.losses, None, self.recovering, None, self.events,
-            self.recovery_rounds, self.late, self.first,
+            run.frac, counts, self.losses, None, self.recovering, None, self.sw.events,
+            self.sw.recovery_rounds, self.sw.late, self.sw.first,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

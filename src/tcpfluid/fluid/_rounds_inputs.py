@@ -1,11 +1,10 @@
-"""Inputs of the round model and their checks: the batch of paths (:class:`PathBatch`),
-cross traffic (:class:`CrossTraffic`), per-flow start/stop times, the run's length,
-recording and the RTT model's name (:func:`_check_run`)."""
+"""Inputs of the round model and their checks: the batch of paths, cross traffic, flow
+times, the run's length, recording, the options and the RTT model's name."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal, NamedTuple, get_args
@@ -35,7 +34,8 @@ RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
 
 @dataclass(frozen=True, init=False)
 class PathBatch:
-    """S bottleneck paths as arrays: the grid one :func:`simulate_rounds` call runs.
+    """S bottleneck paths as arrays, broadcast to one shape ``(S,)``: the grid one
+    :func:`simulate_rounds` call runs.
 
     Parameters
     ----------
@@ -45,12 +45,8 @@ class PathBatch:
         Base RTT d, s (> 0).
     buffer_pkts
         Bottleneck buffer, packets (>= 1; ``inf``: no loss).
-    reverse_mu_pps
-        ACK-path bottleneck, ACKs/s (> 0; ``inf``: none).
-    reverse_buffer_pkts
-        Reverse buffer, ACKs (>= 1; ``inf``: no ACK loss).
-
-    All are broadcast to one common shape ``(S,)``.
+    reverse_mu_pps, reverse_buffer_pkts
+        ACK-path bottleneck, ACKs/s (> 0), and its buffer, ACKs (>= 1) (``inf``: none).
     """
 
     mu_pps: FloatArray
@@ -147,15 +143,8 @@ def _inf_array(name: str, value: ArrayLike, *, minimum: float | None) -> FloatAr
 
 @dataclass(frozen=True)
 class CrossTraffic:
-    """Constant-bit-rate cross traffic at the bottleneck (document 000 §5.1).
-
-    Attributes
-    ----------
-    rate_pps
-        Rate taken from the bottleneck, packets/s: a scalar or one value per scenario.
-    start_s, stop_s
-        Active interval ``[start_s, stop_s)``, s.
-    """
+    """Constant-bit-rate cross traffic at the bottleneck (document 000 §5.1): ``rate_pps``
+    (packets/s, a scalar or one per scenario) over ``[start_s, stop_s)``, s."""
 
     rate_pps: ArrayLike
     start_s: float
@@ -249,8 +238,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
 
 
 def check_options(**given: Any) -> dict[str, Any]:
-    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule;
-    returns them checked (the switches as plain bools)."""
+    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule."""
     return {name: OPTION_RULES[name](value) for name, value in given.items()}
 
 
@@ -271,20 +259,11 @@ class _Run(NamedTuple):
     change_times: tuple[float, ...]
 
 
-def _check_run(
-    batch: PathBatch,
-    F: int,
-    rounds: int | None,
-    duration_s: float | None,
-    record: Collection[str],
-    record_every: int,
-    feedback_rounds: int,
-    timeout_loss_fraction: float,
-    flow_start_s: ArrayLike | None,
-    flow_stop_s: ArrayLike | None,
-    cross_traffic: Sequence[CrossTraffic],
-) -> _Run:
-    """Check :func:`simulate_rounds`'s arguments (a ValueError/TypeError names the bad one)."""
+def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
+    """Check the run's keywords ``given`` of :func:`simulate_rounds` for ``F`` flows on
+    ``batch`` (a ValueError/TypeError names the bad one)."""
+    rounds, duration_s, record = given["rounds"], given["duration_s"], given["record"]
+    cross_traffic = given["cross_traffic"]
     S = batch.n_scenarios
     if (rounds is None) == (duration_s is None):
         raise ValueError(
@@ -319,9 +298,11 @@ def _check_run(
             f"{F * S * n_steps * FLOW_ROUND_S / 3600:.3g} h), more than "
             f"{MAX_FLOW_ROUNDS:.0e}; give fewer flows or scenarios, or a shorter run"
         )
-    every = check_int("record_every", record_every, minimum=1)
-    _feedback_rounds(feedback_rounds)
-    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
+    every = check_int("record_every", given["record_every"], minimum=1)
+    _feedback_rounds(given["feedback_rounds"])
+    frac = check_range(
+        "timeout_loss_fraction", given["timeout_loss_fraction"], 0.0, 1.0, lo_open=True
+    )
     if isinstance(record, str):
         raise TypeError(
             f"record must be a collection of field names, got the string {record!r}; "
@@ -331,8 +312,8 @@ def _check_run(
     bad = sorted(rec - set(RECORDABLE))
     if bad:
         raise ValueError(f"record: unknown field {bad[0]!r}; recordable: {', '.join(RECORDABLE)}")
-    start_f = _flow_times("flow_start_s", flow_start_s, F, default=0.0)
-    stop_f = _flow_times("flow_stop_s", flow_stop_s, F, default=math.inf)
+    start_f = _flow_times("flow_start_s", given["flow_start_s"], F, default=0.0)
+    stop_f = _flow_times("flow_stop_s", given["flow_stop_s"], F, default=math.inf)
     if np.any(stop_f <= start_f):
         raise ValueError(
             f"flow_stop_s must be > flow_start_s for every flow, got {stop_f} and {start_f}"

@@ -1,15 +1,9 @@
-"""The round model's bottleneck over one round, compiled: the standing backlog a round
-starts from, the burst of its per-ACK growth, the losses beyond the buffer, the RTTs of
-its packets and the feedback lag (docs/round-model.md, docs/round-model-unequal-rtt.md).
-
-One compiled rule (:func:`_round_rule`) steps one round of one round-clock class over its
-S scenarios, with scalar code whose IEEE operations are NumPy's in the same order
-(``error_model="numpy"``, no ``fastmath``; ``numpy.maximum(x, y)`` written ``x if (x >= y
-or x != x) else y``). Each class keeps its values in rows of S values
-(:class:`ClassKernel`, rows named below). With cross traffic the rule stops after
-``part`` 1; the engine writes the queue memory and the runs' queue into their rows and
-calls ``part`` 2.
-"""
+"""The round model's bottleneck over one round, compiled (docs/round-model.md,
+docs/round-model-unequal-rtt.md): the standing backlog, the burst, the losses, the RTTs
+and the feedback lag of one round of one round-clock class over its S scenarios
+(:func:`_round_rule`), in rows of S values (:class:`ClassKernel`, rows named below).
+Scalar code whose IEEE operations are NumPy's in the same order (``error_model="numpy"``,
+no ``fastmath``). With cross traffic the engine writes part 2's inputs between parts."""
 
 from __future__ import annotations
 
@@ -85,8 +79,8 @@ def _mn(a: float, b: float) -> float:
 
 
 def _backlog_rule(w: Any, m: Any) -> float:
-    """:func:`~._rounds_physics.shared_backlog` on arrays ``w``, ``m`` (compiled once,
-    :data:`BACKLOG`: IEEE operations in the order written)."""
+    """:func:`~._rounds_physics.shared_backlog` on arrays ``w``, ``m`` (Newton's method from
+    ``max(0, ΣW − max pipe)``, left of the root: the iterates increase to it)."""
     fill, total, widest, live = 0.0, 0.0, 0.0, 0
     for k in range(w.shape[0]):
         if w[k] > 0.0:
@@ -116,12 +110,9 @@ def _round_rule(
     R: Any, cfg: Any, order: Any, d_class: Any, w_all: Any, p_all: Any, red: Any, ws: Any,
     t0: Any, w0_s: Any, z_s: Any, w1_s: Any, part: int,
 ) -> None:  # fmt: skip
-    """One round of a class (module docstring): ``part`` 1 the standing backlog at its
-    start (``ws``: every class's window in flight, several classes; ``w_all``, ``p_all``
-    written: the classes' windows and pipes, this class first), 2 the rest, 3 both.
-    ``t0``: the round's start; ``w0_s``, ``z_s``, ``w1_s``: the class's windows at the
-    round's start, their growth, their windows at its end, per scenario; ``red``: RED's
-    state and parameters (RED rows above; with RED)."""
+    """One round of a class: ``part`` 1 the standing backlog at its start (``ws``: every
+    class's window in flight), 2 the rest, 3 both; ``w0_s``, ``z_s``, ``w1_s``: the class's
+    windows at the start, growth and windows at the end, per scenario."""
     S = R.shape[1]
     if part & 1:
         _standing(R, cfg, order, d_class, w_all, p_all, ws, w0_s, z_s, w1_s, S)
@@ -151,9 +142,7 @@ def _round_rule(
 
 def _red(R: Any, red: Any, t0: float) -> None:
     """RED's drop probability for a round starting at ``t0`` (one scenario): the averaged
-    queue updated to ``t0`` (``μ`` arrivals per second,
-    :func:`~tcpfluid._queueing_kernel.red_average`), then the round's mean backlog (at
-    rate μa) is the queue held until the next event."""
+    queue updated to ``t0``, then the round's mean backlog held until the next event."""
     mu = R[MU, 0]
     arrivals = mu * _mx(t0 - red[RED_T], 0.0)
     red[RED_AVG] = red_average(red[RED_AVG], red[RED_Q], red[RED_WQ], arrivals)
@@ -168,10 +157,9 @@ def _standing(
     R: Any, cfg: Any, order: Any, d_class: Any, w_all: Any, p_all: Any, ws: Any,
     w0_s: Any, z_s: Any, w1_s: Any, S: int,
 ) -> None:  # fmt: skip
-    """Part 1: the ACK train's rate capped at μa; the backlog at the round's start, the
-    window that queues nothing (``pipe``) and the standing backlog at its end: with one
-    class ``max(0, W − μa d)``, with several the shared backlog of every class's window
-    in flight (:func:`~._rounds_physics.shared_backlog`)."""
+    """Part 1: the ACK train's rate capped at μa; the backlog at the round's start, ``pipe``
+    and the standing backlog at its end (one class ``max(0, W − μa d)``, several the shared
+    backlog)."""
     if cfg[SPREAD]:
         for s in range(S):
             R[ACK_RATE, s] = _mn(R[ACK_RATE, s], R[MU_A, s])
@@ -202,10 +190,8 @@ def _standing(
 
 
 def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
-    """The forward queue over the round whose window grows from ``w0_s`` to ``w1_s`` by
-    ``z_s`` through per-ACK increments, and the ACK rate of the next round: the burst
-    term, the ACK train and its runs (``CLUMPED``), the queue memory (``KEEP``,
-    ``DROPPED``) of docs/round-model.md."""
+    """The forward queue over the round (burst, ACK train and its runs, queue memory;
+    docs/round-model.md) and the ACK rate of the next round."""
     model, memory, clumps = cfg[MODEL], cfg[MEMORY] != 0, cfg[CLUMPS] != 0
     slow = False
     if cfg[SPREAD] and model != 2:
@@ -259,8 +245,7 @@ def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
 
 
 def _overflow(R: Any, S: int) -> None:
-    """The packets lost at the round's peak beyond the flows' share of the buffer, and
-    the backlogs capped at it (none capped when nothing is lost: min <= mean <= max)."""
+    """The packets lost beyond the flows' share of the buffer; the backlogs capped at it."""
     lost_any = False
     for s in range(S):
         lost = _mx(_mx(R[Q_MAX, s], R[Q_1, s]) - R[B_TCP, s], 0.0)
@@ -274,12 +259,8 @@ def _overflow(R: Any, S: int) -> None:
 
 
 def _rtts(R: Any, cfg: Any, S: int) -> None:
-    """The round's duration (``d`` plus the standing queue's delay at its end) and the
-    RTTs of its packets; the one-way forward delay is half the base RTT plus the forward
-    queueing delay (RFC 1323 timestamps). With the feedback lag the law reads the RTTs of
-    ``lag`` rounds ago (the first round's before any is that old), plus the round-ending
-    ACK of this round's first packet, which carries the queue at this round's start and
-    enters the minimum and maximum."""
+    """The round's duration and its packets' RTTs; with the feedback lag those of ``lag``
+    rounds ago, plus the round-ending ACK of this round's first packet in min and max."""
     lag, k = cfg[LAG], cfg[ROUNDS]
     cfg[ROUNDS] = k + 1
     now = HISTORY + 5 * (k % (lag + 1))
@@ -314,10 +295,8 @@ def _rtts(R: Any, cfg: Any, S: int) -> None:
 def _growth_rule(
     incr: Any, acks: Any, cap: Any, w0: Any, act: Any, off: bool, z: Any, w1: Any
 ) -> None:
-    """The growth of a round through per-ACK increments, per flow: ``z = incr × acks``
-    up to the room below the cap ``cap − w0`` and at least 0 (0 for a flow not active
-    when ``off``), and the windows at the round's end ``w1 = w0 + z`` (``z``, ``w1``
-    written)."""
+    """A round's growth through per-ACK increments, per flow: ``z = incr × acks`` within
+    ``[0, cap − w0]`` (0 for an inactive flow when ``off``) and ``w1 = w0 + z`` (written)."""
     for i in range(w0.shape[0]):
         g = _mx(_mn(incr[i] * acks[i], cap[i] - w0[i]), 0.0)
         if off and not act[i]:
@@ -330,11 +309,8 @@ def _totals_rule(
     delivered: Any, rate: Any, elapsed: Any, carried: Any, rate_cross: Any, dt: float,
     g: Any, d_flow: Any, q_mu: float, rates: bool,
 ) -> None:  # fmt: skip
-    """The bottleneck's output over ``dt`` seconds (several classes; nothing when ``dt``
-    is not > 0): the flows' ``rate × dt`` added to ``delivered``, the cross traffic's to
-    ``carried`` (``rate_cross``: empty without cross traffic), ``dt`` to ``elapsed``;
-    then, when ``rates``, the rates from now on: ``g / (d_flow + q_mu)`` (``q_mu``: the
-    standing backlog's delay) into ``rate``."""
+    """The bottleneck's output over ``dt`` seconds (several classes): into ``delivered``,
+    ``carried`` and ``elapsed``; then, when ``rates``, ``g / (d_flow + q_mu)`` into ``rate``."""
     if dt > 0.0:
         for i in range(delivered.shape[0]):
             delivered[i] += rate[i] * dt
@@ -351,18 +327,11 @@ def _sample_rule(
     base: Any, fwd: Any, act: Any, cwnd0: Any, out: Any, own_mins: bool, own_rtts: bool,
     rtts: Any, seen_min: Any, off: bool, w1: Any, acks: Any, delta: Any,
 ) -> None:  # fmt: skip
-    """A round-clock class's sample (docs/round-model.md): the rows of ``out`` are the
-    :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays. The running minima ``base``
-    and ``fwd`` (per flow, in place) are taken with the RTTs ``rtts`` (min, mean, max,
-    forward min, forward mean; one column per scenario of the class's flows, or per flow)
-    at the active flows (``act``, when ``off``: some flow is not); the law reads the
-    minima (when ``off``, this round's for a flow with none yet: one that joined now), the
-    mean and maximum RTT, ``seen_min`` as the round's minimum, the windows ``w1`` (an
-    inactive flow's: ``cwnd0``) and ``acks``. Rows 1 and 7 are written when ``own_mins``
-    (else they are ``base`` and ``fwd``), rows 2, 3, 4, 6 when ``own_rtts`` (else they
-    are the rows of ``rtts``). Unless ``delta`` is empty, Δ of the windows ``w1`` from
-    the base and mean RTTs the law reads into it
-    (:func:`~tcpfluid.algorithms._common.backlog`)."""
+    """A class's :class:`~tcpfluid.algorithms.base.RoundSample` into the rows of ``out``
+    (docs/round-model.md): running minima ``base``, ``fwd`` updated at the active flows, the
+    RTTs ``rtts`` (rows min, mean, max, forward min, forward mean; a column per scenario or
+    per flow), ``seen_min``, ``w1`` and ``acks``; rows 1, 7 only when ``own_mins``, rows 2,
+    3, 4, 6 only when ``own_rtts``; Δ into ``delta`` unless it is empty."""
     m = w1.shape[0] // rtts.shape[1]  # (the flows of one column)
     with_delta = delta.shape[0] != 0
     for i in range(w1.shape[0]):
@@ -390,8 +359,7 @@ _RULE: Any = None
 
 
 def _compiled() -> Any:
-    """The compiled round rule (compiled, or loaded from the cache, on first use), its
-    helpers compiled into it."""
+    """The compiled round rule, its helpers compiled into it (on first use)."""
     global _RULE
     if _RULE is None:
         inline = njit(inline="always", **JIT_OPTIONS)
@@ -424,9 +392,8 @@ def _compiled() -> Any:
 
 
 def _entry(fn: Any) -> Any:
-    """The entry point of compiled function ``fn`` of one signature (no dispatch per
-    call: its callers pass arrays of that signature's types), or ``fn`` itself when
-    Numba does not compile (``NUMBA_DISABLE_JIT``)."""
+    """The entry point of compiled ``fn`` of one signature (no dispatch per call), or ``fn``
+    when Numba does not compile."""
     overloads = getattr(fn, "overloads", None)
     if overloads and len(overloads) == 1:
         (overload,) = overloads.values()
@@ -440,22 +407,19 @@ RULES: dict[str, Any] = {}
 
 
 def rule(name: str) -> Any:
-    """The compiled rule ``name`` of :data:`RULES` (``"growth"``, ``"totals"``,
-    ``"sample"``; compiled, or loaded from the cache, on first use), called
-    with arrays of its signature."""
+    """The compiled rule ``name`` of :data:`RULES` (``"growth"``, ``"totals"``, ``"sample"``)."""
     if not RULES:
         _compiled()
     return RULES[name]
 
 
 #: the compiled :func:`_backlog_rule` (on first call; the round rule calls it, and
-#: :func:`~._rounds_physics.backlog_of`)
+#: :func:`~._rounds_physics.account`)
 BACKLOG = njit(**JIT_OPTIONS)(_backlog_rule)
 
 
 class ClassKernel:
-    """A round-clock class's rows of values (module docstring) and the compiled round
-    rule bound to them: :meth:`__call__` runs one round (or its ``part``)."""
+    """A round-clock class's rows of values and the compiled round rule bound to them."""
 
     def __init__(
         self, S: int, c: int, K: int, d: FloatArray, d_class: FloatArray, mu: FloatArray,
@@ -491,12 +455,10 @@ class ClassKernel:
         self, ws: FloatArray, t0: FloatArray, w0_s: FloatArray, z_s: FloatArray,
         w1_s: FloatArray, part: int,
     ) -> None:  # fmt: skip
-        """Run ``part`` of the class's round (module docstring) starting at ``t0`` on the
-        windows in flight ``ws`` of every class and the class's windows ``w0_s``, growth
-        ``z_s`` and ``w1_s`` per scenario (float64 arrays of one dimension)."""
+        """Run ``part`` of the class's round starting at ``t0`` (float64 arrays)."""
         self._call(ws, t0, w0_s, z_s, w1_s, part)
 
     def others(self) -> tuple[FloatArray, FloatArray] | None:
-        """After part 1: the windows in flight and pipes ``μa d_k`` of every class, this
-        class first and the others in order, or ``None`` when no other class sends."""
+        """After part 1: every class's windows in flight and pipes (this class first), or
+        ``None`` when no other class sends."""
         return (self.w_all, self.p_all) if self.cfg[OTHERS] else None

@@ -1,13 +1,13 @@
-"""The control law's side of the round model: its first action, flows joining, loss
-reactions, the guard against windows growing without bound, and the law of a round-clock
-class deciding its flows alone (several classes: the law's compiled rule bound once to
-the class's views of the law's state and to the class's sample)."""
+"""The control law's side of the round model: its first action, joins, loss reactions,
+the guard against unbounded windows, and a round-clock class's law deciding its flows
+alone (its compiled rule bound once to the class's views)."""
 
 from __future__ import annotations
 
 import itertools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -38,12 +38,9 @@ def _react_to_losses(
     burst: NDArray[np.bool_] | None = None,
     own: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
-    when a flow lost more than ``frac`` of its window, else a fast retransmit
-    (``LOSS_BURST_TIMEOUT`` / ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the
-    flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
-    the round's action (nothing added per ACK in the next round), in place when ``own``
-    (the action's arrays are the engine's)."""
+    """The loss reactions of the flows ``hit``: a timeout when a flow lost more than ``frac``
+    of its window, else a fast retransmit (the ``LOSS_BURST*`` kinds for the flows
+    ``burst``); the reaction replaces the round's action (in place when ``own``)."""
     flows = np.flatnonzero(hit)
     # every flow hit: no gathers, and the reaction's windows are the action (a law whose
     # loss reaction is its compiled rule gives a new array and only reads ``cwnd``)
@@ -147,12 +144,9 @@ DROP_SHARE = "proportional"
 
 
 class OverflowShare:
-    """The ``"in-turn"`` rule: a drop-tail overflow falls one whole packet per flow, flow
-    after flow, from the flow after the last one it hit (a part of a packet carried to the
-    group's next overflow; at least one whole packet per overflow). Each of ``groups``
-    groups of flows (scenarios of a batch) keeps its own turn and carry. ``at_least_one``
-    (option ``drop_at_least_one``): a round that overflows drops at least one whole packet
-    (``False``: only the whole packets of the carried total)."""
+    """``drop_share="in-turn"``: an overflow falls one whole packet per flow, in turn from the
+    flow after the last one hit, a part of a packet carried (``at_least_one``: at least one
+    whole packet per overflow); each of ``groups`` groups keeps its own turn and carry."""
 
     def __init__(self, groups: int, at_least_one: bool = True) -> None:
         self.at_least_one = at_least_one
@@ -160,9 +154,8 @@ class OverflowShare:
         self.carry = [0.0] * groups
 
     def __call__(self, lost: FloatArray, w: FloatArray, group: int = 0) -> FloatArray:
-        """The losses of one group's flows: ``lost`` their shares in proportion to the
-        windows ``w`` (packets in flight; 0: not sending); returns whole packets in turn,
-        at most each flow's window."""
+        """The losses of one group's flows (``lost``: their proportional shares, ``w`` their
+        windows): whole packets in turn, at most each flow's window."""
         now = float(np.sum(lost))
         total = self.carry[group] + now
         out = np.zeros(lost.size)
@@ -186,9 +179,8 @@ class OverflowShare:
 
 
 class WholeLosses:
-    """The loss events of ``drop_share="growth"`` for ``n`` flows: a flow takes a loss
-    event once the losses charged to it since its last event reach a whole packet, or when
-    it is alone in flight at an overflow; a part of a packet is carried."""
+    """``drop_share="growth"``'s loss events: once a flow's charged losses reach a whole
+    packet, or it is alone in flight at an overflow (a part of a packet carried)."""
 
     def __init__(self, n: int) -> None:
         self.owed = np.zeros(n)
@@ -196,8 +188,7 @@ class WholeLosses:
     def __call__(
         self, lost: FloatArray, active: NDArray[np.bool_], alone: NDArray[np.bool_]
     ) -> FloatArray:
-        """The losses that start a loss event (0: none yet) of the flows ``active``, given
-        the round's ``lost``; ``alone``: the flows alone in flight in their group."""
+        """The losses that start a loss event of the ``active`` flows (``alone``: alone)."""
         self.owed += np.where(active, lost, 0.0)
         ready = active & ((self.owed >= 1.0 - 1e-9) | (alone & (self.owed > 1e-9)))
         out = np.where(ready, self.owed, 0.0)
@@ -215,17 +206,13 @@ LOSS_EVENT_RULES = ("share", "windows-in-turn")
 
 
 def loss_events(lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """The flows that take a loss event at the end of a round (``loss_event_rule="share"``):
-    every active flow with a share of the round's losses (with
-    ``drop_share="proportional"`` one overflow reaches every flow; ``"in-turn"``: the flows
-    its whole packets fall on)."""
+    """``loss_event_rule="share"``: every active flow with a share of the round's losses."""
     return (lost > 1e-9) & active
 
 
 class WindowsInTurn:
-    """``loss_event_rule="windows-in-turn"``: a round's lost packets fall on whole windows
-    of one active flow after another, from the flow after the last one hit (one turn over
-    the flows decided together; with several round clocks the classes share its count)."""
+    """``loss_event_rule="windows-in-turn"``: the round's lost packets fall on whole windows
+    of one active flow after another, from the flow after the last one hit."""
 
     def __init__(self) -> None:
         self.turn = 0
@@ -233,8 +220,7 @@ class WindowsInTurn:
     def __call__(
         self, lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]
     ) -> NDArray[np.bool_]:
-        """The flows hit: while a whole lost packet is left, the next active flow with a
-        window of at least one packet, which takes its whole window."""
+        """The flows hit: while a whole lost packet is left, the next active flow's window."""
         hit = np.zeros(w1.size, dtype=bool)
         left = float(np.sum(lost))
         i = self.turn % w1.size
@@ -250,11 +236,8 @@ class WindowsInTurn:
 
 
 class LateDetection:
-    """``late_detection=True``: a flow learns of a round's losses at the end of its next
-    round (the law decides meanwhile as if nothing were lost; the reaction then comes at
-    that round's window, with both rounds' losses). A flow still in the loss episode of
-    its last reaction starts no deferred loss. Per-flow carry in :attr:`unseen`; a class
-    of flows decides on :meth:`view` of it."""
+    """``late_detection=True``: a flow reacts to a round's losses at the end of its next round
+    (per-flow carry in :attr:`unseen`; a class decides on :meth:`view` of it)."""
 
     def __init__(self, unseen: FloatArray) -> None:
         self.unseen = unseen
@@ -266,9 +249,8 @@ class LateDetection:
     def __call__(
         self, lost: FloatArray | None, active: NDArray[np.bool_], recovering: Any
     ) -> FloatArray | None:
-        """The losses the ``active`` flows react to at the end of this round (``None``:
-        none): those carried from their last round with this round's; their fresh losses
-        of this round are carried to their next (the other flows' carry is kept)."""
+        """The losses the ``active`` flows react to now (``None``: none): the carried ones with
+        this round's; their fresh ones are carried (not for a flow still ``recovering``)."""
         now = np.zeros(self.unseen.size) if lost is None else np.asarray(lost, dtype=np.float64)
         due = active & (self.unseen > 0.0)
         fresh = active & ~due & (now > 1e-9)
@@ -280,11 +262,9 @@ class LateDetection:
 
 
 class FirstLoss:
-    """``first_loss_timeout`` / ``joiner_first_loss_pkts``: what each flow's first loss
-    event does. ``fresh`` (per flow, written in place): no loss event yet; ``timeout``:
-    that event is a timeout (the flow's whole window counted lost); ``cap`` (per flow,
-    ``inf``: none): the window, cap of the next round and ``ssthresh`` (of a law that
-    has one) it leaves the event with at most."""
+    """``first_loss_timeout`` / ``joiner_first_loss_pkts``: each flow's first loss event
+    (``fresh``, in place) is a timeout when ``timeout``, and leaves the window, next cap and
+    ``ssthresh`` at most ``cap`` (per flow, ``inf``: none)."""
 
     def __init__(self, fresh: NDArray[np.bool_], timeout: bool, cap: FloatArray) -> None:
         self.fresh, self.timeout, self.cap = fresh, timeout, cap
@@ -298,8 +278,7 @@ class FirstLoss:
         state: dict[str, FloatArray], hit: NDArray[np.bool_], lost: FloatArray,
         w1: FloatArray, *rest: Any,
     ) -> tuple[FloatArray, FloatArray, FloatArray]:  # fmt: skip
-        """``react(state, hit, lost, w1, *rest)`` (the loss reactions) with the first loss
-        events of the flows ``hit`` switched."""
+        """``react(state, hit, lost, w1, *rest)`` with the first loss events of ``hit`` switched."""
         first = hit & self.fresh
         self.fresh[first] = False
         if self.timeout and any_of(first):
@@ -314,11 +293,20 @@ class FirstLoss:
         return cwnd0, incr, cap
 
 
-#: the engine's mechanism switches (:func:`switches`)
-Switches = tuple[
-    int, bool, Callable[..., NDArray[np.bool_]], "LateDetection | None", "FirstLoss | None",
-    "FloatArray | None", Callable[..., Any],
-]  # fmt: skip
+@dataclass(frozen=True)
+class Switches:
+    """The round engine's mechanism switches (:func:`switches`; docs/round-model.md,
+    "Mechanism switches"): a loss episode's rounds, queue memory, the loss-event rule,
+    :class:`LateDetection`, :class:`FirstLoss`, ``pin`` (per flow: the BaseRTT it is given,
+    NaN: its own; or ``None``; :func:`class_sample`) and the round's losses."""
+
+    recovery_rounds: int
+    queue_memory: bool
+    events: Callable[..., NDArray[np.bool_]]
+    late: LateDetection | None
+    first: FirstLoss | None
+    pin: FloatArray | None
+    round_losses: Callable[..., Any]
 
 
 def switches(
@@ -326,36 +314,37 @@ def switches(
     loss_event_rule: str, queue_memory: bool, late_detection: bool, first_loss_timeout: bool,
     joiner_first_loss_pkts: float, joiner_base_rtt_s: float | None, overflow_in_runs: bool,
 ) -> Switches:  # fmt: skip
-    """The round engine's mechanism switches for S scenarios of the flows starting at
-    ``start_f`` (docs/round-model.md, "Mechanism switches"; the joiners: ``start_f > 0``):
-    its loss episodes' length, queue memory, loss-event rule, :class:`LateDetection`,
-    :class:`FirstLoss`, ``pin`` (per flow: the BaseRTT it is given, NaN: its own; or
-    ``None``; :func:`class_sample`) and its round losses (``round_losses``, or
-    :class:`~._rounds_physics.OverflowInRuns`)."""
+    """The :class:`Switches` for S scenarios of the flows starting at ``start_f`` (the
+    joiners: ``start_f > 0``); the round losses ``round_losses``, or
+    :class:`~._rounds_physics.OverflowInRuns`."""
     n = S * start_f.size
     if overflow_in_runs and S > 1:
         raise ValueError(
             f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them one at a time"
         )
-    events = loss_events if loss_event_rule == "share" else WindowsInTurn()
-    late = LateDetection(np.zeros(n)) if late_detection else None
     joiner = np.tile(start_f, S) > 0.0
     first = None
     if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
         cap = np.where(joiner, joiner_first_loss_pkts, np.inf)
         first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
-    pin = None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan)
-    losses = OverflowInRuns(n) if overflow_in_runs else round_losses
-    return recovery_rounds, queue_memory, events, late, first, pin, losses
+    return Switches(
+        recovery_rounds,
+        queue_memory,
+        loss_events if loss_event_rule == "share" else WindowsInTurn(),
+        LateDetection(np.zeros(n)) if late_detection else None,
+        first,
+        None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan),
+        OverflowInRuns(n) if overflow_in_runs else round_losses,
+    )
 
 
 def _pin_joiners(eng: RoundEngine, c: int, sample: RoundSample) -> RoundSample:
     """``joiner_base_rtt_s``: class ``c``'s flows joining after the run's start take that
     BaseRTT (the engine's and the sample's) every round once they have measured one."""
-    assert eng.pin is not None
+    assert eng.sw.pin is not None
     ix = np.arange(eng.n)[eng.sel[c]]
-    pin = np.isfinite(eng.pin[ix]) & np.isfinite(eng.base_rtt[ix])
-    eng.base_rtt[ix[pin]] = sample.base_rtt[pin] = eng.pin[ix[pin]]
+    pin = np.isfinite(eng.sw.pin[ix]) & np.isfinite(eng.base_rtt[ix])
+    eng.base_rtt[ix[pin]] = sample.base_rtt[pin] = eng.sw.pin[ix[pin]]
     return sample
 
 
@@ -377,18 +366,11 @@ def decide(
     late: LateDetection | None = None,
     first: FirstLoss | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The law's decision at the end of the round (window, per-ACK increment, cap of the
-    next round), replaced by the loss reaction for the flows that lost packets; counts
-    their loss events in ``losses`` (in place) where ``counts`` (the round started before
-    the run's end). ``burst``: the flows whose ACKs the ACK path dropped in the round
-    (their duplicate-ACK losses are reported as ``LOSS_BURST``). ``recovering`` (per
-    flow, updated in place for the ``active`` flows): the rounds left of each flow's loss
-    episode; a flow still in one loses packets without a new loss event
-    (``recovery_rounds`` rounds after its reaction). ``rule``: the law's decision on
-    ``state`` and ``sample`` bound to them (``ControlLaw._bind_round``), called instead of
-    ``law.on_round``. ``events``: the flows the round's losses start a loss event in
-    (:func:`loss_events` or a :class:`WindowsInTurn`); ``late``, ``first``: the switches
-    :class:`LateDetection` and :class:`FirstLoss` (``None``: off)."""
+    """The law's decision at the end of the round (window, per-ACK increment, cap), replaced
+    by the loss reaction for the flows that lost packets; their loss events counted in
+    ``losses`` where ``counts``. ``recovering`` (in place): the rounds left of each flow's
+    loss episode, in which losses start no new event; ``rule``: the law's bound decision,
+    called instead of ``law.on_round``; ``events``, ``late``, ``first``: the switches."""
     if late is not None:
         lost = late(lost, active, recovering)
     action: RoundAction = law.on_round(state, sample) if rule is None else rule()
@@ -419,12 +401,9 @@ def decide(
 
 
 def class_laws(law: ControlLaw, sel: list[Any]) -> list[tuple[ControlLaw, dict[str, str]]] | None:
-    """Per round-clock class (``sel``: its flows, a slice or indices): the law that decides
-    its flows alone and the state keys it reads (its own name -> the key in the engine's
-    state), or ``None`` unless every class has one. A class has one when its flows are
-    consecutive (a slice: the state's views) and their law (``law``, or the law of the
-    :class:`~tcpfluid.algorithms.mixed.MixedLaw` group holding them all) has one value of
-    every parameter for all flows and state for any number of flows."""
+    """Per round-clock class (``sel``: a slice or indices): the law that decides its flows
+    alone and its state keys (own name -> the engine's), or ``None`` unless every class has
+    one (consecutive flows of one law with one value of every parameter)."""
     out = []
     for ix in sel:
         if not isinstance(ix, slice) or ix.start is None:
@@ -447,8 +426,7 @@ def class_laws(law: ControlLaw, sel: list[Any]) -> list[tuple[ControlLaw, dict[s
 
 
 def _uniform(law: ControlLaw, m: int) -> bool:
-    """Whether ``law`` can decide ``m`` of its flows alone: no parameter with one value per
-    flow (those belong to all the flows), and its state made for ``m`` flows."""
+    """Whether ``law`` can decide ``m`` of its flows alone (no per-flow parameter)."""
     if isinstance(law, MixedLaw):
         return False
     if any(isinstance(v, list | tuple | np.ndarray) for v in law.params().values()):
@@ -466,8 +444,7 @@ ClassLaw = tuple[dict[str, FloatArray], Any, Any, Any, Any, FloatArray]
 
 
 def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundAction]:
-    """A law's bound decision (``ControlLaw._bind_round``) as a call returning the action
-    it writes."""
+    """A law's bound decision as a call returning the action it writes."""
 
     def rule() -> RoundAction:
         bound()
@@ -480,13 +457,9 @@ def class_sample(
     eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray,
     rtts: FloatArray, seen_min: FloatArray,
 ) -> RoundSample:  # fmt: skip
-    """What the law of class ``c``'s flows measures over the class's round (arrays made on
-    first use, written by every round): the compiled sample rule on the RTTs ``rtts``
-    (rows min, mean, max, forward min, forward mean; a column per scenario, or per flow at
-    its place in the burst) with ``seen_min`` the least RTT each flow's packets saw, the
-    windows ``w1`` and ``acks``; Δ into ``delta`` unless it is empty. The sample's base
-    RTTs are the engine's running minima when no flow joins or leaves, its RTTs the
-    round's rows when each scenario has one flow of the class (no copy)."""
+    """What class ``c``'s law measures over its round (the compiled sample rule on the RTTs
+    ``rtts`` and ``seen_min``, the windows ``w1``, ``acks``; Δ into ``delta`` unless empty),
+    in arrays made on first use."""
     made = eng.samples[c]
     ix = eng.sel[c]
     if made is None:
@@ -508,22 +481,18 @@ def class_sample(
     own, sample, bound = made
     if bound is not None:
         bound(rtts, seen_min, eng.off, w1, acks, delta)
-        return sample if eng.pin is None else _pin_joiners(eng, c, sample)
+        return sample if eng.sw.pin is None else _pin_joiners(eng, c, sample)
     base, fwd = eng.base_rtt[ix], eng.fwd_base[ix]
     rule("sample")(
         base, fwd, eng.active[ix], eng.cwnd0[ix], *own, rtts, seen_min, eng.off, w1, acks, delta
     )
     eng.base_rtt[ix], eng.fwd_base[ix] = base, fwd
-    return sample if eng.pin is None else _pin_joiners(eng, c, sample)
+    return sample if eng.sw.pin is None else _pin_joiners(eng, c, sample)
 
 
 def class_law(eng: RoundEngine, c: int) -> ClassLaw:
-    """Class ``c``'s views of the law's state and of the engine's per-flow arrays and its
-    law's decision on them and on its sample (:func:`class_sample`): the law's compiled
-    rule bound to them once (``ControlLaw._bind_round``), writing into the engine's
-    windows, increments and caps of the class (the last item: that view of the windows),
-    or ``None`` when the law decides otherwise (its ``on_round`` is called). Made on
-    first use."""
+    """Class ``c``'s views of the law's state and the engine's per-flow arrays and its law's
+    compiled decision bound to them (``None``: ``on_round`` is called); made on first use."""
     made = eng.class_law[c]
     if made is None:
         ix = eng.sel[c]
@@ -545,22 +514,20 @@ def decide_alone(
     eng: RoundEngine, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any,
     burst: NDArray[np.bool_] | None,
 ) -> None:  # fmt: skip
-    """The law's decision for class ``c``'s flows (``sample``: theirs, :func:`class_sample`;
-    one class: every flow of every scenario): the class's law decides on views of their
-    state. A law decides each flow from that flow's own state and sample, with the same
-    parameters for every flow of a class (:func:`class_laws`), so with several classes
-    this is the decision of the whole law on every flow with the others' discarded."""
+    """The law's decision for class ``c``'s flows, on views of their state (with several
+    classes: the whole law's decision on every flow, the others' discarded)."""
     ix = eng.sel[c]
     law, keys = eng.alone[c]  # type: ignore[index]
     state = eng.ls.state
     view, active, losses, recovering, rule, written = class_law(eng, c)
+    sw = eng.sw
     # (a bound rule without a loss reads and writes its views only)
     sub = dict(view) if lost is not None or rule is None else view
     cwnd0, incr, cap = decide(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
         eng.run.frac, counting, losses, None if burst is None else burst[ix], recovering, rule,
-        eng.events, eng.recovery_rounds, None if eng.late is None else eng.late.view(ix),
-        None if eng.first is None else eng.first.view(ix),
+        sw.events, sw.recovery_rounds, None if sw.late is None else sw.late.view(ix),
+        None if sw.first is None else sw.first.view(ix),
     )  # fmt: skip
     # (the bound rule writes the views in place: only a loss reaction or a law's
     # ``on_round`` may replace an array or add a key)

@@ -1,15 +1,7 @@
-"""The round model's physics in NumPy: functions of one round (the shared backlog's checked
-entry point, the FIFO's queue memory with cross traffic, the queue of an ACK train made of
-runs, the ACK path, the flows' first packets and places in the burst, a round's losses and
-the bottleneck's output between events). The bottleneck over a round (queues, burst,
-losses, RTTs, the feedback lag) is compiled: :mod:`._rounds_kernel`.
-
-Each flow's place in a round's burst is the physics both fluid engines read
-(docs/round-model.md, "Places in the burst"): both take the placed flows from
-:func:`placed_flows`; the round model (:class:`BurstPlaces`, through
-:func:`place_offsets`; in every phase of the flows' laws) and the hybrid model
-(:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`; in slow start) call
-:func:`place_offset`."""
+"""The round model's physics in NumPy, functions of one round (docs/round-model.md); the
+bottleneck over a round is compiled (:mod:`._rounds_kernel`). Each flow's place in a
+round's burst is physics both fluid engines read: :func:`placed_flows` and
+:func:`place_offset` ("Places in the burst")."""
 
 from __future__ import annotations
 
@@ -38,9 +30,7 @@ def shared_backlog(windows: Any, pipes: Any) -> float:
     """The standing backlog ``q`` (packets) of window-limited flows sharing a FIFO queue.
 
     Class ``k`` holds ``windows[k]`` packets in flight over a pipe of ``pipes[k] = μa d_k``
-    packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit the
-    pipes), by Newton's method from ``max(0, ΣW − max pipe)`` (a point left of the root of
-    this convex decreasing function, so the iterates increase to it).
+    packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit).
 
     Examples
     --------
@@ -56,11 +46,6 @@ def shared_backlog(windows: Any, pipes: Any) -> float:
             f"windows and pipes must be two lists of one value per class, got {w.shape} "
             f"and {m.shape}"
         )
-    return backlog_of(w, m)
-
-
-def backlog_of(w: FloatArray, m: FloatArray) -> float:
-    """:func:`shared_backlog` of float64 arrays of one value per class, unchecked."""
     return float(BACKLOG(w, m))
 
 
@@ -82,15 +67,9 @@ Queues = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
 
 
 class QueueMemory(NamedTuple):
-    """The bottleneck backlog a round starts from when the FIFO is shared with cross
-    traffic (docs/round-model.md, "Queue memory"), per scenario.
-
-    ``keep`` is ``1 − μa/μ``: the fraction of the last round's backlog a round keeps
-    (0 without cross traffic: the backlog is the standing one of the window);
-    ``carried`` the backlog the last round left, in backlog units of the current rate
-    (link packets × μa/μ); ``dropped`` marks the scenarios whose available rate fell at
-    this round's start (the round starts from ``carried`` and builds over the round).
-    """
+    """The backlog a round starts from with cross traffic, per scenario (docs/round-model.md,
+    "Queue memory"): ``keep = 1 − μa/μ``, the backlog ``carried`` from the last round (at
+    the current rate) and the scenarios whose available rate fell (``dropped``)."""
 
     keep: FloatArray
     carried: FloatArray
@@ -100,21 +79,17 @@ class QueueMemory(NamedTuple):
 def queue_memory(
     mu_a: FloatArray, mu: FloatArray, carried: FloatArray, mu_prev: FloatArray
 ) -> QueueMemory:
-    """The :class:`QueueMemory` of a round at available rate ``mu_a`` (link rate ``mu``)
-    after a round that ended with backlog ``carried`` at available rate ``mu_prev``: the
-    backlog relaxes to the standing one by ``μa/μ`` per round (docs/round-model.md,
-    "Queue memory")."""
+    """The :class:`QueueMemory` of a round at available rate ``mu_a`` after one that ended
+    with backlog ``carried`` at ``mu_prev`` (docs/round-model.md, "Queue memory")."""
     return QueueMemory(1.0 - mu_a / mu, carried * (mu_a / mu_prev), mu_a < mu_prev)
 
 
 def train_clump_queue(
     z: FloatArray, w1: FloatArray, pipe: FloatArray, clumps: FloatArray
 ) -> FloatArray:
-    """Mean backlog (packets) that a round's per-ACK growth ``z`` builds inside an ACK
-    train made of runs after the available rate rose, ``z (2m − 1)/(2 clumps)`` with
-    ``m = (1 − ρ0)/(1 − ρ)`` (``ρ = w1/pipe``, ``ρ0 = clumps/pipe``), at most ``z/2``
-    (docs/round-model.md, "Runs of the ACK train"; derived in SymPy in
-    ``validation/test_train_clumps.py``)."""
+    """Mean backlog (packets) that a round's growth ``z`` builds inside an ACK train made of
+    runs, ``z (2m − 1)/(2 clumps)``, at most ``z/2`` (docs/round-model.md, "Runs of the ACK
+    train"; derived in ``validation/test_train_clumps.py``)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         rho0 = np.minimum(clumps / pipe, 1.0)
         idle = 1.0 - np.minimum(w1 / pipe, 1.0)
@@ -136,9 +111,8 @@ def reverse_queues(
     rev_bott: NDArray[np.bool_],
     model: str,
 ) -> tuple[Queues, Queues]:
-    """ACK-path queue and forward queue over a round (ACK-path bottleneck, document 003):
-    the burst packets join the ACK queue (up to ``b_r``) where the reverse link is the
-    bottleneck, the forward queue elsewhere."""
+    """ACK-path and forward queues over a round (ACK-path bottleneck, document 003): the
+    burst joins the ACK queue where the reverse link is the bottleneck, else the forward one."""
     qr1, qf1 = _standing_rev(w1_s, mu_a, mu_r, b_r, d)
     if model == "fluid":
         return (qr1, qr1, qr1, qr1), (qf1, qf1, qf1, qf1)
@@ -159,9 +133,8 @@ def _reverse_start(
     d: FloatArray,
     F: int,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """With an ACK-path bottleneck (rate ``mu_r``, buffer ``b_r``): the ACK and forward
-    backlogs at the start of a round of windows ``w0`` (sum ``w0_s``) and the ACKs each
-    flow receives (``min(1, μr T/W)`` per packet, T the round's base duration)."""
+    """With an ACK-path bottleneck: the ACK and forward backlogs at a round's start and each
+    flow's ACKs (``min(1, μr T/W)`` per packet)."""
     qr0, qf0 = _standing_rev(w0_s, mu_a, mu_r, b_r, d)
     t0 = d + qr0 / mu_r + qf0 / mu_a
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -180,10 +153,8 @@ def ack_path_drops(
     rev_bott: NDArray[np.bool_],
     F: int,
 ) -> FloatArray:
-    """The ACKs of each flow the ACK-path bottleneck dropped in the round: those missing
-    from the round's standing window (``w0 - acks``, the ACKs beyond ``μr T``) plus the
-    flow's share (by window) of the growth burst beyond the ACK buffer ``b_r``
-    (``qr0 + z_s - b_r`` where the reverse link is the bottleneck)."""
+    """Each flow's ACKs the ACK-path bottleneck dropped in the round: those beyond ``μr T``
+    plus its share (by window) of the burst beyond the ACK buffer ``b_r``."""
     over = np.where(rev_bott, np.maximum(qr0 + z_s - b_r, 0.0), 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(per_flow(w1_s, F) > 0, w1 / per_flow(w1_s, F), 0.0)
@@ -215,14 +186,12 @@ def per_flow(x: Any, m: int) -> Any:
 
 
 def by_scenario(x: Any, S: int, m: int) -> Any:
-    """A per-flow array (S × m,) as a view of shape (S, m), to meet per-scenario values
-    in the shape :func:`across_flows` gives them (itself when ``m`` is 1)."""
+    """A per-flow array (S × m,) as a view (S, m) (itself when ``m`` is 1)."""
     return x.reshape(S, m) if m > 1 else x
 
 
 def across_flows(x: Any, m: int) -> Any:
-    """A per-scenario array (S,) shaped to broadcast over each scenario's ``m`` flows
-    (:func:`by_scenario`): :func:`per_flow` without the copy."""
+    """A per-scenario array (S,) shaped to broadcast over each scenario's ``m`` flows."""
     return x[:, None] if m > 1 else x
 
 
@@ -232,12 +201,9 @@ def per_scenario(x: FloatArray, S: int, m: int) -> FloatArray:
 
 
 def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
-    """``drop_share="growth"``: each group's overflow of ``lost`` packets shared among its
-    flows, first in proportion to their growth ``z`` (packets sent beyond the ACK clock,
-    back to back after the packet an ACK clocks out, so they meet the full queue) up to
-    its total, the rest in proportion to the windows in flight ``w``. ``lost`` holds one
-    value per group and ``z``, ``w`` the groups' flows one group after another (one
-    group: a scalar ``lost``)."""
+    """``drop_share="growth"``: each group's overflow ``lost`` shared among its flows first in
+    proportion to their growth ``z`` up to its total, the rest in proportion to the windows
+    ``w`` (the groups' flows one group after another)."""
     lost_g = np.asarray(lost, dtype=np.float64).reshape(-1, 1)
     z_g = z.reshape(lost_g.shape[0], -1)
     w_g = w.reshape(z_g.shape)
@@ -253,9 +219,8 @@ def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
 
 
 def seed_first_packets(eng: RoundEngine, act: Any, d: FloatArray, inv_mu: Any) -> None:
-    """The base RTT of the flows that start together on an idle bottleneck, from their
-    first packets: the j-th (from 0) finds j packets queued, base RTT ``d + j/μa``
-    (docs/round-model.md, "First packets"). One round clock only."""
+    """The base RTT of flows starting together on an idle bottleneck, from their first
+    packets: the j-th finds j queued, ``d + j/μa`` (docs/round-model.md, "First packets")."""
     if eng.K > 1:
         return
     S, m = eng.S, eng.F
@@ -276,10 +241,8 @@ def placed_flows(
     start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
 ) -> tuple[NDArray[np.bool_], float]:
     """One scenario's flows with places in the rounds' burst and the burst's cycles
-    (docs/round-model.md, "Places in the burst"): the flows that start first, together,
-    with the round clock of the first of them (:func:`same_clock`), when there are at
-    least two; the cycles are the first one's initial window (at least 1 packet). Flows of
-    other base RTTs that start with them are not placed."""
+    (docs/round-model.md, "Places in the burst"): at least two flows that start first,
+    together, on the first one's round clock; cycles: its initial window (>= 1 packet)."""
     first = start_s == start_s.min()
     j = int(np.argmax(first))
     placed = first & same_clock(base_rtt_s, base_rtt_s[j])
@@ -299,33 +262,34 @@ def start_lockout(
     base_rtt_s: NDArray[np.float64],
     buffer_pkts: float,
 ) -> NDArray[np.bool_]:
-    """One scenario's flows whose whole first window is lost at a simultaneous start
-    (docs/round-model.md, "Lock-out at a simultaneous start").
-
-    The flows that start first, together, on one round clock (:func:`placed_flows`) send
-    their first windows at once; their first packets reach the idle bottleneck side by
-    side (the access links are faster than the bottleneck), in the flows' order, every
-    flow's first packet before any second one. The bottleneck keeps ``buffer_pkts + 1``
-    of them (one in service, the buffer full); a flow whose first packet comes after
-    loses its whole window (its later packets meet the same full queue): it has no ACK,
-    no duplicate ACK and no RTT sample, and waits its initial retransmission timer."""
+    """One scenario's flows whose whole first window is lost at a simultaneous start: the
+    placed flows (:func:`placed_flows`) after the first ``buffer_pkts + 1`` (docs/round-model.md,
+    "Lock-out at a simultaneous start")."""
     placed, _ = placed_flows(start_s, base_rtt_s, np.ones(start_s.size))
     kept = math.floor(buffer_pkts) + 1 if math.isfinite(buffer_pkts) else start_s.size
     return placed & (np.cumsum(placed) > kept)
 
 
+@njit(inline="always", **_JIT)
+def backed_off(rto_s, floor_s, max_rto_s):  # type: ignore[no-untyped-def]
+    """The retransmission timer after a timeout of a timer ``rto_s``, s: twice it, at least
+    ``floor_s``, at most ``max_rto_s`` (RFC 6298 §5.5; a NaN stays NaN). Both engines'
+    backoff: :func:`timer_retransmissions`, :func:`~._hybrid_kernel._loss_timer`."""
+    m = 2.0 * rto_s
+    m = floor_s if (floor_s >= m or floor_s != floor_s) else m
+    return m if (m <= max_rto_s or m != m) else max_rto_s
+
+
 def timer_retransmissions(
     due: NDArray[np.bool_], full: NDArray[np.bool_], rto: FloatArray, start: FloatArray
 ) -> NDArray[np.bool_]:
-    """The timer retransmissions of the flows locked out at the start (:func:`start_lockout`)
-    whose timer expires now (``due``): each is one packet. Into a queue the other flows'
-    ACK clocks keep full (``full``: the buffer overflowed since the flow's last try; every
-    slot a packet leaves is retaken by the packet its ACK releases) it is lost, the timer
-    ``rto`` doubles (RFC 6298 §5.5, up to ``MAX_RTO_S``) and the next try is one timer
-    later (``start``); both updated in place. Returns the flows whose retransmission gets
-    through: they start (their timer set to 0)."""
+    """The timer retransmissions of the locked-out flows whose timer expires now (``due``):
+    one packet each, lost into a queue kept full (``full``), the timer then backed off
+    (:func:`backed_off`) and the next try one timer later (``rto``, ``start`` in place).
+    Returns the flows whose retransmission gets through (their timer set to 0)."""
     lost = due & full
-    rto[lost] = np.minimum(2.0 * rto[lost], MAX_RTO_S)
+    for j in np.flatnonzero(lost).tolist():
+        rto[j] = backed_off(rto[j], 0.0, MAX_RTO_S)
     start[lost] += rto[lost]
     through = due & ~full
     rto[through] = 0.0
@@ -334,16 +298,10 @@ def timer_retransmissions(
 
 @njit(inline="always", **_JIT)
 def place_offset(ahead_pkts, z_pkts, placed_pkts, total_pkts, ramp_s, cycles):  # type: ignore[no-untyped-def]
-    """One placed flow's offsets ``(mean, max, min)`` of its RTTs from the round's, s.
-
-    ``ahead_pkts``: the growth of the placed flows ahead of it in the flows' order
-    (``Σ_{i<j} z_i``), ``z_pkts`` its own (``z_j``), ``placed_pkts`` every placed flow's
-    (``Z_p``) and ``total_pkts`` every flow's (``Z``), in the round its RTT samples'
-    packets were sent; ``ramp_s`` the queue's ramp over that round (its maximum less its
-    minimum queueing delay); ``cycles`` the burst's ``c``. The offsets are the packets its
-    packets meet above the round's first queue (on average, at its last and at its first
-    packet; docs/round-model.md) less the placed flows' middle (``Z_p/2``), end (``Z_p``)
-    and start, times the ramp's seconds per packet of growth (``ramp_s / Z``)."""
+    """One placed flow's offsets ``(mean, max, min)`` of its RTTs from the round's, s
+    (docs/round-model.md, "Places in the burst"): ``ahead_pkts`` the placed flows' growth
+    ahead of it, ``z_pkts`` its own, ``placed_pkts`` all placed flows', ``total_pkts`` every
+    flow's, ``ramp_s`` the queue's ramp over the round, ``cycles`` the burst's."""
     per = ramp_s / (cycles * total_pkts) if total_pkts > 0.0 else 0.0
     return (
         per * (ahead_pkts + 0.5 * z_pkts - 0.5 * placed_pkts),
@@ -354,10 +312,8 @@ def place_offset(ahead_pkts, z_pkts, placed_pkts, total_pkts, ramp_s, cycles):  
 
 @njit(**_JIT)
 def place_offsets(zs, placed, total_pkts, ramp_s, cycles, out):  # type: ignore[no-untyped-def]
-    """:func:`place_offset` of every placed flow of ``S`` scenarios into ``out`` (3, S, m)
-    (rows mean, max, min, s; 0 where not placed): ``zs`` (the placed flows' growth,
-    packets, 0 for the others) and ``placed`` (S, m); ``total_pkts`` (every flow's growth),
-    ``ramp_s`` (the round's queue ramp) and ``cycles`` (S,). Returns ``out``."""
+    """:func:`place_offset` of every placed flow of S scenarios into ``out`` (3, S, m), 0
+    where not placed; returns ``out``."""
     S, m = zs.shape
     for s in range(S):
         ours = 0.0
@@ -376,11 +332,7 @@ def place_offsets(zs, placed, total_pkts, ramp_s, cycles, out):  # type: ignore[
 
 
 class BurstPlaces:
-    """(Several flows, a burst model) each placed flow's place in its round-clock class's
-    burst: per round of the last ``lag + 1``, the offsets of its mean, maximum and minimum
-    RTT from the round's (:meth:`__call__`). ``placed``: the class's placed flows
-    (:func:`placed_flows`) and ``cycles`` each scenario's burst cycles, for
-    ``S`` scenarios of ``F`` flows; ``model``: the RTT model's name."""
+    """Each placed flow's place in its class's burst, over the last ``lag + 1`` rounds."""
 
     def __init__(
         self, placed: NDArray[np.bool_], cycles: FloatArray, S: int, F: int, lag: int, model: str
@@ -393,13 +345,8 @@ class BurstPlaces:
     def __call__(
         self, k: int, act: Any, z: FloatArray, R: FloatArray, rtts: FloatArray
     ) -> tuple[FloatArray, FloatArray]:
-        """The RTTs each flow's packets see at its place in round ``k``'s burst, in every
-        phase of its law (docs/round-model.md, "Places in the burst"; ``z`` the flows'
-        growth, ``R`` the round's rows of :mod:`._rounds_kernel`, ``rtts`` its RTTs'
-        rows): the round's RTTs plus each placed flow's offsets
-        (:func:`place_offset`), read with the feedback lag, one column per flow,
-        and the round's minimum RTT each flow's packets see (its first packet's; the base
-        RTT keeps the round's minimum)."""
+        """The RTTs each flow's packets see at its place in round ``k``'s burst (the round's
+        plus its offsets, with the feedback lag) and the least RTT each one's packets see."""
         S, m, lag = self.S, self.F, self.lag
         placed = self.placed.reshape(S, m)
         grow = np.where(act, z, 0.0).reshape(S, m)
@@ -418,12 +365,8 @@ class BurstPlaces:
 
 
 class OverflowInRuns:
-    """``overflow_in_runs=True`` (one scenario), in place of :func:`round_losses`: each
-    overflow is charged to the flows in flight in proportion to their rates (their packets
-    arriving at the full queue); a flow whose growth of its last round exceeds a packet
-    loses in runs of that growth (a loss event once its charge reaches it, the rest
-    carried), the others take one for any charge. A flow takes its losses at the end of
-    its own round."""
+    """``overflow_in_runs=True`` (one scenario), in place of :func:`round_losses`
+    (docs/round-model.md, "Mechanism switches")."""
 
     def __init__(self, n: int) -> None:
         #: per flow: packets charged, not yet lost; runs lost, taken at the flow's round
@@ -435,8 +378,7 @@ class OverflowInRuns:
         z: FloatArray, w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray,
         mu_a: FloatArray,
     ) -> FloatArray | None:  # fmt: skip
-        """Per-flow losses of class ``c``'s round (full length, zero outside the class),
-        with :func:`round_losses`' arguments."""
+        """Per-flow losses of class ``c``'s round, with :func:`round_losses`' arguments."""
         ix = eng.sel[c]
         self.run[ix] = np.where(np.asarray(z) > 1.0, z, 1e-9)
         if lost_s is not None and bool(np.any(lost_s)):
@@ -459,16 +401,10 @@ def round_losses(
     eng: RoundEngine, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
     w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
 ) -> FloatArray | None:  # fmt: skip
-    """Per-flow losses of the round (full length, zero outside the class): its share of
-    the overflow ``lost_s`` at the round's peak and of the overflows at the other
-    classes' rounds since its last round (drop-share rule), and RED's whole packets.
-
-    The overflow falls on every flow in flight in proportion to its window (the
-    class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
-    flight, :meth:`~._rounds_kernel.ClassKernel.others`); the other classes' flows take
-    theirs at the end of their own next round and until then it is not in flight.
-    ``w1`` and ``w1_s`` are the class's windows in flight: net of what its flows lost at
-    the other classes' overflows since their last round."""
+    """Per-flow losses of class ``c``'s round (full length, zero outside the class): its share
+    of the overflow ``lost_s`` and of the other classes' overflows since its last round
+    (``drop_share``'s rule, in proportion to the windows in flight, ``others``), and RED's
+    whole packets (docs/round-model-unequal-rtt.md)."""
     ix, S = eng.sel[c], eng.S
     if lost_s is not None and (eng.share is not None or any_of(lost_s)):
         if eng.K == 1:
@@ -526,10 +462,8 @@ def round_losses(
 
 
 def integrate(eng: RoundEngine, t: float, g: FloatArray | None = None, q_mu: float = 0.0) -> None:
-    """Add the flows' and the cross traffic's output since the last event up to ``t``
-    (several classes, one scenario; nothing after the run's end); then, given ``g``, the
-    rates from now on of the packets ``g`` in flight: ``g / (d + q_mu)`` (``q_mu``: the
-    standing backlog's delay)."""
+    """Add the flows' and the cross traffic's output since the last event up to ``t``; then,
+    given ``g``, the rates from now on ``g / (d + q_mu)``."""
     t_end = eng.run.t_end
     dt = min(t, t_end) - min(eng.t_ev, t_end)
     eng.t_ev = t
@@ -544,17 +478,16 @@ def integrate(eng: RoundEngine, t: float, g: FloatArray | None = None, q_mu: flo
 def account(
     eng: RoundEngine, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray, q: float | None
 ) -> None:
-    """A new event at ``t0`` (several classes): integrate up to it, then the rates from
-    now on (class ``c``'s flows send ``got`` packets not lost; docs/round-model-unequal-
-    rtt.md, "What it delivers"). ``q``: the standing backlog of the windows in flight when
-    the round computed it (nothing lost, nothing pending: the rounds in progress')."""
+    """A new event at ``t0`` (several classes): integrate up to it, then the rates from now on
+    (docs/round-model-unequal-rtt.md, "What it delivers"); ``q``: the standing backlog when
+    known."""
     g = eng.inflight
     if q is None:
         np.subtract(eng.w_cur, eng.pending, out=g)
         np.maximum(g, 0.0, out=g)
         g[~eng.active] = 0.0
         g[eng.sel[c]] = got
-        q = backlog_of(eng._class_sums(g), float(mu_a[0]) * eng.d_class)
+        q = float(BACKLOG(eng._class_sums(g), float(mu_a[0]) * eng.d_class))
     else:
         g = eng.w_cur
     integrate(eng, float(t0[0]), g, q / float(mu_a[0]))
@@ -566,10 +499,8 @@ def account_one(
     eng: RoundEngine, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
     whole: bool, mu_a: FloatArray, mud: FloatArray, inv_mu: FloatArray, mu_r: Any,
 ) -> None:  # fmt: skip
-    """:func:`account` for one class: the next event is the end of this round, ``t1``,
-    so the round's part before the run's end is added at once (``got`` at the rate its
-    standing backlog allows). ``whole``: no packet of the round was lost, so (without
-    an ACK-path bottleneck) that backlog is the round's and its RTT the duration."""
+    """:func:`account` for one class: the round's part before the run's end added at once at
+    the rate its standing backlog allows (``whole``: nothing lost)."""
     S, F, d = eng.S, eng.F, eng.d[0]
     t_end = eng.run.t_end
     dt = duration if t_end == math.inf else np.minimum(t1, t_end) - np.minimum(t0, t_end)

@@ -31,20 +31,15 @@ SUMMARY_BYTES = 56
 
 @dataclass(frozen=True, eq=False)
 class RoundSummary(EngineSummary):
-    """Summary metrics of a :class:`RoundTrace`: the fields of
-    :class:`~tcpfluid.results.EngineSummary` (definitions in
-    :mod:`tcpfluid.metrics`) and the slow-start exit round.
-
-    Per scenario ``(S,)`` or per flow ``(S, F)`` (``convergence_times_s`` and
-    ``converged``: ``(S, F, K)``); the values of :func:`tcpfluid.simulate`'s summary of
-    each scenario, bit for bit.
+    """Summary metrics of a :class:`RoundTrace` (:class:`~tcpfluid.results.EngineSummary`'s
+    fields, definitions in :mod:`tcpfluid.metrics`) and the slow-start exit round, per
+    scenario ``(S,)`` or per flow ``(S, F)`` (convergence: ``(S, F, K)``).
 
     Attributes
     ----------
     ss_exit_round
-        The 1-based round at whose end the law decides from the RTTs of the exit window's
-        own packets, counted in the flow's own rounds (round 1 = ``[0, d]`` sends the
-        initial window; :func:`tcpfluid.metrics.summarise`).
+        The 1-based round (the flow's own; round 1 = ``[0, d]``) at whose end the law decides
+        from the RTTs of the exit window's own packets.
     """
 
     ss_exit_round: NDArray[np.float64]
@@ -52,8 +47,7 @@ class RoundSummary(EngineSummary):
     _round_key = True
 
     def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``):
-        those of :meth:`flow`, with ``ss_exit_round``."""
+        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``)."""
         return self._keys((s, flow), (s,))
 
     def flow(self, flow: int = 0) -> dict[str, Any]:
@@ -61,8 +55,7 @@ class RoundSummary(EngineSummary):
         return self.scenario(0, flow)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the :meth:`scenario` dict of scenario 0 when there is one scenario,
-        else ``{"scenarios": [...]}`` with one per scenario."""
+        """JSON-ready: the :meth:`scenario` dict of one scenario, else ``{"scenarios": [...]}``."""
         n = self.utilization.shape[0]
         if n == 1:
             return self.scenario(0)
@@ -75,63 +68,44 @@ class RoundSummary(EngineSummary):
 
 @dataclass(frozen=True)
 class RoundTrace:
-    """Per-round result of :func:`simulate_rounds`.
+    """Per-round result of :func:`simulate_rounds` (docs/round-model.md).
 
-    Row ``k`` describes round ``k``: ``time_s[k]`` is the time the round **ends** (its
-    first ACK returns and the law decides), ``window_pkts[k]`` the window at that moment
-    (the packets sent in the round), ``phase[k]`` the law's phase **during** the round,
-    ``delta_pkts[k]`` the backlog Δ the law computes from the round (eq 1 of the Quick Vegas paper,
-    with the round's mean RTT), ``rtt_s[k]`` the round's mean RTT as the law sees it,
-    ``queue_pkts[k]`` the bottleneck queue at the end of the round in packets of the link
-    (flows and cross traffic), ``throughput_pps[k]`` each flow's delivery rate in the
-    round. With ``record_every = m`` only every m-th round is kept.
-
-    Shapes: ``(R, S)`` per scenario, ``(R, S, F)`` per flow. Fields not recorded
-    (``record=``) are ``None``.
+    Row ``k`` is round ``k``: ``time_s`` when it ends (the law decides), ``window_pkts`` the
+    packets sent in it, ``phase`` the law's phase during it, ``delta_pkts`` the law's backlog
+    Δ (eq 1 of the Quick Vegas paper), ``rtt_s`` its mean RTT as the law sees it,
+    ``queue_pkts`` the bottleneck queue at its end (link packets), ``throughput_pps`` each
+    flow's delivery rate in it; every m-th round with ``record_every = m``. Shapes ``(R, S)``
+    per scenario, ``(R, S, F)`` per flow; fields not recorded are ``None``.
 
     Attributes
     ----------
     paths
         The scenarios' paths.
-    algorithm, law_params
-        The law's registry name and parameters.
-    rtt_model
-        ``"fluid"``, ``"last"`` or ``"average"``.
+    algorithm, law_params, rtt_model
+        The law's registry name and parameters; the RTT model.
     change_times_s
-        Times at which the cross traffic (available bandwidth) changes.
-    duration_s
-        The run's duration (``None`` when run for a number of rounds).
-    elapsed_s
-        Per scenario, the time over which totals are counted.
-    delivered_pkts, carried_pkts
-        Totals: packets delivered per flow; packets carried by the bottleneck (flows and
-        cross traffic) per scenario.
-    losses
-        Loss events per flow.
+        Times at which the cross traffic (available bandwidth) changes, s.
+    duration_s, elapsed_s
+        The run's duration (``None``: run for a number of rounds); per scenario, the time
+        over which totals are counted, s.
+    delivered_pkts, carried_pkts, losses
+        Packets delivered per flow; carried by the bottleneck per scenario; loss events per
+        flow.
     flow_start_s, flow_stop_s
-        Each flow's active interval; the summary judges every flow over its own.
+        Each flow's active interval, s.
     settle_band_pkts
-        Each flow's settle band, shape ``(S, F)``: the limit-cycle amplitude of the flow's
-        own law (:func:`flow_settle_bands`), the band the summary settles it with.
+        Each flow's settle band ``(S, F)``: its own law's limit-cycle amplitude.
     exit_lag_rows
-        Rows between a round's decision and the round whose RTTs it read: the feedback lag
-        (``feedback_rounds``) when every round is recorded, else 0. The slow-start exit
-        window is the window of that earlier row, the window whose measurement made the
-        law leave (Quick Vegas grows ×1.5 in the decision round itself).
+        Rows between a decision and the round whose RTTs it read (the feedback lag when every
+        round is recorded, else 0).
     law_base_rtt_s
-        The BaseRTT each flow's law held at the end of the run, s, shape ``(S, F)``: the
-        least RTT it measured since its start (``inf`` for a flow that never sent).
+        The BaseRTT each flow's law held at the end, s, ``(S, F)`` (``inf``: never sent).
     locked_out
-        Whether each flow, shape ``(S, F)``, lost its first window at the simultaneous
-        start and every timer retransmission after it (docs/round-model.md, "Lock-out at
-        a simultaneous start"): it never had a window, so the summary finds no samples of
-        it (``None``: no flow).
+        Whether each flow lost its first window and every timer retransmission after it,
+        ``(S, F)`` (``None``: no flow).
     all_rounds_recorded
-        Whether every round has a row (``record_every = 1``). Then the summary stamps a
-        round's window at the round's **start** (the previous row's time), where the
-        window takes effect, as the packet simulator's summary does: settling and
-        convergence times count from there (:func:`next_windows`). Otherwise (the start
-        of a recorded round is not kept) at the row's time, the round's end.
+        Whether every round has a row; then the summary stamps a round's window at its start
+        (:func:`next_windows`).
     """
 
     time_s: FloatArray
@@ -180,8 +154,7 @@ class RoundTrace:
         return _summarise(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain lists: per-round series of scenario 0 when S = 1, else all as nested lists;
-        plus ``summary``."""
+        """Plain lists (scenario 0's series when S = 1) and ``summary``."""
         out: dict[str, Any] = {
             "algorithm": self.algorithm,
             "law_params": self.law_params,
@@ -201,10 +174,8 @@ class RoundTrace:
         return out
 
     def plot(self, ax: Any = None, *, scenario: int = 0) -> list[Any]:
-        """Plot scenario ``scenario``'s windows (and its queue, dashed) against time.
-
-        Returns the artists; the library never calls ``plt.show()``.
-        """
+        """Plot scenario ``scenario``'s windows (and its queue, dashed) against time; returns the
+        artists."""
         check_int("scenario", scenario, minimum=0)
         if scenario >= self.n_scenarios:
             raise ValueError(
@@ -242,8 +213,7 @@ class RoundTrace:
 
 
 def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
-    """The window whose RTTs the law read at each row: ``window_pkts`` shifted by
-    ``lag_rows`` rows along axis 0 (the first rows keep the first window)."""
+    """The window whose RTTs the law read at each row: shifted ``lag_rows`` rows down."""
     if lag_rows <= 0 or window_pkts.shape[0] == 0:
         return window_pkts
     idx = np.maximum(np.arange(window_pkts.shape[0]) - lag_rows, 0)
@@ -251,10 +221,7 @@ def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
 
 
 def next_windows(window_pkts: Any) -> Any:
-    """The window in effect after each row's time (a round's end) when every round is
-    recorded: the next row's window, the window of the round that starts there (the last
-    row's is repeated), along axis 0. Settling on ``(time_s, next_windows(window_pkts))``
-    stamps the window of round k at the start of round k, where it takes effect."""
+    """The window in effect after each row's time: the next row's (the last repeated)."""
     w = np.asarray(window_pkts)
     if w.shape[0] == 0:
         return w
@@ -262,10 +229,8 @@ def next_windows(window_pkts: Any) -> Any:
 
 
 def own_rounds(ends: Any, *columns: Any) -> tuple[Any, ...]:
-    """Each flow's own rounds (rows where ``ends``, ``(R, F)``, is true) moved to the top
-    of its column, in order: each of ``columns`` (``(R,)``, one value per row, or
-    ``(R, F)``) as ``(R', F)`` (R' the most rounds of a flow), then each flow's number of
-    rounds. The rows below a flow's own are not its."""
+    """Each flow's own rounds (rows where ``ends``) moved to the top of its column: each of
+    ``columns`` (``(R,)`` or ``(R, F)``) as ``(R', F)``, then each flow's number of rounds."""
     mask = np.asarray(ends, dtype=bool)
     sizes = mask.sum(axis=0).astype(np.int64)
     order = np.argsort(~mask, axis=0, kind="stable")[: int(sizes.max(initial=0))]
@@ -274,20 +239,14 @@ def own_rounds(ends: Any, *columns: Any) -> tuple[Any, ...]:
 
 
 def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
-    """Per flow (column) ``a[clip(k + shift, 0, size - 1)]`` for every row k: a shift of
-    rows inside each flow's own ``sizes[f]`` rows (``next_windows``: +1,
-    ``measured_windows``: ``-lag``; both repeat the end rows)."""
+    """Per column ``a[clip(k + shift, 0, size - 1)]``: a shift inside each flow's own rows."""
     k = np.arange(a.shape[0])[:, None] + shift
     k = np.clip(k, 0, np.maximum(sizes - 1, 0)[None, :])
     return np.take_along_axis(a, k, axis=0)
 
 
 def flow_settle_bands(law: ControlLaw, n_scenarios: int, n_flows: int) -> FloatArray:
-    """Each flow's ``settle_band`` (:func:`tcpfluid.metrics.settling`), shape ``(S, F)``:
-    its own law's limit-cycle amplitude (``cycle_amplitude_pkts`` of
-    :class:`~tcpfluid.algorithms.base.ControlLaw`; in a
-    :class:`~tcpfluid.algorithms.mixed.MixedLaw`, which steps the flows of every scenario
-    as one array, scenario by scenario, the law of each flow)."""
+    """Each flow's settle band ``(S, F)``: its own law's ``cycle_amplitude_pkts``."""
     if isinstance(law, MixedLaw):
         amp = [float(law.laws[i].cycle_amplitude_pkts) for i in law.which.tolist()]
         return np.array(amp).reshape(n_scenarios, n_flows)
@@ -297,13 +256,9 @@ def flow_settle_bands(law: ControlLaw, n_scenarios: int, n_flows: int) -> FloatA
 def own_round_logs(
     tr: RoundTrace,
 ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.int8], NDArray[np.int64] | None]:
-    """Each flow's round log in columns, flow ``s * F + f`` of scenario ``s``: the times
-    (``(R,)`` when every flow's rounds end together in one scenario, else ``(R', S F)``),
-    the windows, the windows in effect after each row (:func:`next_windows`; the row's
-    own when not every round is recorded), the phases and, for flows of their own round
-    clocks (:class:`AsyncRoundTrace`, one scenario), each flow's
-    number of rounds (its own rounds moved to the top of its column, :func:`own_rounds`;
-    ``None`` otherwise)."""
+    """Each flow's round log in columns (flow ``s * F + f``): times, windows, the windows in
+    effect after each row, phases and, for flows of their own round clocks, each flow's
+    number of rounds (``None`` otherwise)."""
     R, S, F = tr.window_pkts.shape
     ends = getattr(tr, "round_end", None)
     w = tr.window_pkts.reshape(R, S * F)
@@ -316,11 +271,9 @@ def own_round_logs(
 
 
 def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
-    """Every flow of every scenario of ``tr`` as the columns of
-    :func:`tcpfluid.metrics.summarise` (flow ``s * F + f`` of scenario ``s``; ``names``:
-    theirs): each round's window stamped where it takes effect (:func:`next_windows`), the
-    slow-start exit read from the window whose RTTs made the law leave
-    (:func:`measured_windows`), each flow over its own rounds."""
+    """Every flow of ``tr`` as the columns of :func:`tcpfluid.metrics.summarise` (windows
+    stamped where they take effect, the exit read from the window measured, each flow over
+    its own rounds)."""
     _, S, F = tr.window_pkts.shape
     t, w, settle, phase, sizes = own_round_logs(tr)
     lag = tr.exit_lag_rows
@@ -358,8 +311,7 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
 
 
 def _summarise(tr: RoundTrace) -> RoundSummary:
-    """The :class:`RoundSummary` of ``tr``: the one summary computation
-    (:func:`tcpfluid.metrics.summarise`) for every flow of every scenario at once."""
+    """The :class:`RoundSummary` of ``tr``."""
     S, F = tr.n_scenarios, tr.n_flows
     return engine_summary(
         RoundSummary, flow_records(tr), tr.change_times_s,
@@ -370,8 +322,7 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
 
 
 class _Recorder:
-    """The per-round series of a run (every m-th round): time, window and phase always,
-    the optional fields of :data:`RECORDABLE` when asked for (the others stay ``None``)."""
+    """The per-round series of a run (every m-th round)."""
 
     def __init__(self, n_rec: int, S: int, F: int, fields: set[str]) -> None:
         # bytes a flow-round: what is recorded, and the summary's work on every round
@@ -400,9 +351,7 @@ class _Recorder:
         self._out: tuple[Any, Any] = (None, None)
 
     def out_row(self) -> tuple[FloatArray, FloatArray | None]:
-        """The next row's storage of the windows and the throughputs (``None`` when not
-        kept), flat (S × F,), for the engine to compute them in place (no copy when
-        :meth:`add_row` is given them back)."""
+        """The next row's flat storage of windows and throughputs, for the engine to write."""
         k = self.n
         window, thr = self._flat
         self._out = (window[k], None if thr is None else thr[k])
@@ -412,9 +361,7 @@ class _Recorder:
         self, c: int, t: FloatArray, w1: FloatArray, phase: Any, delta: FloatArray | None,
         rtt_mean: FloatArray, queue: FloatArray | None, thr: FloatArray | None,
     ) -> None:  # fmt: skip
-        """Record a round of every scenario (the round engine's one class ``c = 0``;
-        :meth:`~._rounds_engine.RoundEngine._record`): per-scenario time, mean RTT and
-        queue, per-flow window, phase, Δ and throughput (fields not kept are ``None``)."""
+        """Record a round of every scenario (fields not kept are ``None``)."""
         k = self.n
         S, F = self.window.shape[1:]
         out, self._out = self._out, (None, None)
@@ -452,21 +399,19 @@ class _Recorder:
 
 @dataclass(frozen=True)
 class AsyncRoundTrace(RoundTrace):
-    """A :class:`RoundTrace` of flows with their own round clocks: rows at the union of
-    every flow's round ends (in time order), a flow's row repeating its round in progress
-    between its own round ends (docs/round-model-unequal-rtt.md, "What it records").
+    """A :class:`RoundTrace` of flows with their own round clocks: rows at the union of the
+    flows' round ends, a flow's row repeating its round in progress
+    (docs/round-model-unequal-rtt.md, "What it records").
 
     Attributes
     ----------
     round_end
-        Shape ``(R, 1, F)``: whether row ``k`` is the end of one of flow ``f``'s rounds
-        (a recorded one, with ``record_every``).
+        ``(R, 1, F)``: whether row ``k`` ends a (recorded) round of flow ``f``.
     base_rtt_s
-        Each flow's base RTT (propagation), s, shape ``(F,)``.
+        Each flow's base RTT, s, ``(F,)``.
     flow_rtt_s
-        Shape ``(R, 1, F)``: the mean RTT each flow's law read in its round in progress at
-        row ``k`` (its own round clock's; ``rtt_s`` is flow 0's), s; ``None`` when
-        ``rtt_s`` is not recorded.
+        ``(R, 1, F)``: the mean RTT each flow's law read in its round in progress, s
+        (``None`` when ``rtt_s`` is not recorded).
     """
 
     round_end: NDArray[np.bool_] | None = None
@@ -474,17 +419,13 @@ class AsyncRoundTrace(RoundTrace):
     flow_rtt_s: FloatArray | None = None
 
     def flow_rows(self, flow: int) -> NDArray[np.bool_]:
-        """The rows that end a (recorded) round of flow ``flow``, shape ``(R,)``."""
+        """The rows that end a (recorded) round of flow ``flow``, ``(R,)``."""
         assert self.round_end is not None
         return self.round_end[:, 0, flow]
 
 
 class AsyncRecorder:
-    """Each round-clock class's recorded rounds, merged onto one time axis at the end.
-
-    Per class ``c`` (flows ``ix[c]``) the rounds are kept in their own order (a class's
-    rounds end in increasing time); :meth:`series` interleaves them.
-    """
+    """Each round-clock class's recorded rounds, merged onto one time axis by :meth:`series`."""
 
     def __init__(self, ix: list[NDArray[np.intp]], F: int, fields: set[str]) -> None:
         self.ix, self.F, self.fields = ix, F, fields
@@ -494,18 +435,14 @@ class AsyncRecorder:
         self, c: int, t: FloatArray, w1: FloatArray, phase: Any, delta: FloatArray | None,
         rtt_mean: FloatArray, queue: FloatArray | None, thr: FloatArray | None,
     ) -> None:  # fmt: skip
-        """Record a round of class ``c`` ending at ``t`` (the round engine's one scenario;
-        :meth:`~._rounds_engine.RoundEngine._record`): its flows' values (``phase`` is
-        copied), the mean RTT and the queue (fields not kept are ``None``)."""
+        """Record a round of class ``c`` ending at ``t`` (``phase`` copied)."""
         q = None if queue is None else float(queue[0])
         row = (float(t[0]), w1, phase.copy(), delta, float(rtt_mean[0]), q, thr)
         self.rows[c].append(row)
 
     def series(self, rtt_flow: int = 0) -> dict[str, Any]:
-        """The :class:`AsyncRoundTrace` series: rows at the union of the round ends; a
-        flow's values held over its round; the queue of the rounds ending at a row (their
-        maximum); ``rtt_s`` the mean RTT the law of flow ``rtt_flow`` read, ``flow_rtt_s``
-        the one each flow's law read."""
+        """The :class:`AsyncRoundTrace` series: a flow's values held over its round, the queue
+        the most of the rounds ending at a row, ``rtt_s`` flow ``rtt_flow``'s."""
         times = [np.array([r[0] for r in rows]) for rows in self.rows]
         t_all = np.unique(np.concatenate(times)) if times else np.zeros(0)
         R, F = t_all.size, self.F

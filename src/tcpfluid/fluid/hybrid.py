@@ -1,17 +1,10 @@
 """The hybrid fluid model: continuous queue and windows, each law deciding at its own rounds.
 
-After Bohacek, Hespanha, Lee and Obraczka ("A hybrid systems modeling framework for fast
-and accurate simulation of data communication networks", SIGMETRICS 2003): the bottleneck
-queue and the flows' windows evolve in finely stepped continuous time (the compiled
-kernel, :mod:`tcpfluid.fluid._hybrid_kernel`), and every flow's control law
-(:class:`~tcpfluid.algorithms.base.ControlLaw`, the same objects the round model and the
-packet simulator drive) decides at that flow's own round boundaries, from the round's
-:class:`~tcpfluid.algorithms.base.RoundSample` (one round of feedback lag, as a packet
-sender), and reacts to losses when the sender would learn of them (fast retransmit or
-timeout, as the packet simulator's NewReno sender decides). The model, its options and
-their measured effects: docs/ode-model.md, "The hybrid model". The summary applies the
-packet simulator's definitions to the flows' round traces (:mod:`tcpfluid.sim.summary`).
-"""
+After Bohacek, Hespanha, Lee and Obraczka (SIGMETRICS 2003): the queue and the windows
+evolve in finely stepped continuous time (:mod:`tcpfluid.fluid._hybrid_kernel`), and
+each flow's :class:`~tcpfluid.algorithms.base.ControlLaw` decides at its own round
+boundaries and reacts to losses when a packet sender would learn of them
+(docs/ode-model.md, "The hybrid model")."""
 
 from __future__ import annotations
 
@@ -88,14 +81,14 @@ def simulate_hybrid(
     progress: Callable[[float], None] | None = None,
     measure_from_s: float = 0.0,
 ) -> HybridResult:
-    """Run the hybrid fluid model (module docstring; docs/ode-model.md) on one bottleneck.
+    """Run the hybrid fluid model on one bottleneck (docs/ode-model.md, "The hybrid
+    model": each option's mechanism and measured effect).
 
     Parameters
     ----------
     law
         One :class:`~tcpfluid.algorithms.base.ControlLaw` for every flow (scalar
-        parameters), one per flow, or a :class:`~tcpfluid.algorithms.mixed.MixedLaw`
-        (its laws, each for its group of flows).
+        parameters), one per flow, or a :class:`~tcpfluid.algorithms.mixed.MixedLaw`.
     mu_pps
         Bottleneck rate μ, packets/s.
     base_rtt_s
@@ -103,58 +96,42 @@ def simulate_hybrid(
     duration_s
         Simulated time, s.
     buffer_pkts
-        Drop-tail buffer of the bottleneck, packets (>= 1; ``inf``: no loss); with ``red``
-        the physical limit of the RED queue.
+        Drop-tail buffer, packets (>= 1; ``inf``: no loss); with ``red`` the RED queue's
+        physical limit.
     red
-        RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None`` for drop-tail.
+        RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None``: drop-tail.
     reverse_mu_pps, reverse_buffer_pkts
-        Rate μr of an ACK-path bottleneck, ACKs/s (``inf``: none; the asymmetric-networks
-        paper), and its drop-tail buffer, ACKs (>= 1; ``inf``: no ACK loss).
+        An ACK-path bottleneck's rate, ACKs/s (``inf``: none), and buffer, ACKs (>= 1).
     packets_per_ack
-        Data packets acknowledged by one ACK (1: an ACK per packet; 2: delayed ACKs, the
-        delayed-ACK timer not modelled), >= 1.
+        Data packets acknowledged by one ACK (>= 1; 2: delayed ACKs without their timer).
     cross_traffic
         ``(rate_pps, start_s, stop_s)`` constant-bit-rate sources at the bottleneck.
     flow_start_s, flow_stop_s
-        Per-flow active interval (defaults: 0 and never).
-    dt_s
-        Time step, s (default: the smallest base RTT / :data:`STEPS_PER_RTT`); the last
-        step ends at ``duration_s``.
-    record_every_s
-        Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
+        Per-flow active interval, s (defaults: 0 and never).
+    dt_s, record_every_s
+        Time step, s (default: the smallest base RTT / :data:`STEPS_PER_RTT`), and the
+        recorded series' interval, s (default: the smallest base RTT / 4).
     timeout_loss_fraction
-        ``None`` (default): a loss event is a timeout or a fast retransmit as a packet
-        sender decides it. A number in ``(0, 1]``: a flow losing more than this fraction
-        of its window in one event suffers a timeout (with no idle time), otherwise a fast
-        retransmit.
+        ``None`` (default): timeout or fast retransmit as a packet sender decides; a number
+        in ``(0, 1]``: a timeout when a loss event takes more than this fraction of the
+        window.
     rtt_sample
-        The queueing delay an RTT sample carries: ``"arrival"`` (default) the time the
-        fluid waited in the FIFO, ``"departure"`` the queue when it leaves the bottleneck.
+        ``"arrival"`` (default): an RTT sample carries the time the fluid waited in the
+        FIFO; ``"departure"``: the queue when it leaves.
     drop_share
-        How a drop-tail overflow is shared: ``"growth"`` (default) first on the packets
-        each flow sends beyond its ACK clock, the rest in proportion to the arrivals;
-        ``"proportional"`` in proportion to every source's arrivals; ``"in-turn"`` whole
-        arrivals of one source after another, from where the last overflow stopped.
-    whole_packets
-        ``True``: a sender keeps ⌊w⌋ packets in flight, its window grows once per whole
-        ACK and a round begins at a whole packet; ``False`` (default): w packets of fluid.
-    boundary_ack_next_round
-        ``True``: the ACKs of the step that ends a round, beyond the round's first packet,
-        grow the window with the law's next increment (a packet sender's boundary ACK);
-        ``False`` (default): they all grow it before the decision.
-    hold_drops
-        ``True`` (default): a dropped packet keeps its place in the sender's window until
-        the sender learns of it (a base RTT plus the queueing delay the drop met);
-        ``False``: the drop frees its place at once.
+        How a drop-tail overflow is shared: ``"growth"`` (default), ``"proportional"`` or
+        ``"in-turn"`` (docs/ode-model.md, "How an overflow is shared").
+    whole_packets, boundary_ack_next_round, hold_drops
+        Whole packets in flight and rounds at whole packets (default ``False``); the
+        boundary step's later ACKs grown with the next increment (default ``False``); a
+        drop keeps its place in the window until the sender learns of it (default
+        ``True``).
     min_rto_s
-        Floor of the retransmission timer, s (RFC 6298; the packet simulator's default):
-        a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
+        Floor of the retransmission timer, s (RFC 6298).
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     measure_from_s
-        Start of a measured time, s, in ``[0, duration_s)``: the delivered and lost packets
-        and the queue's integral over the steps that end by it are kept
-        (:class:`HybridEnd`), whatever is recorded.
+        Start of a measured time, s, in ``[0, duration_s)`` (:class:`HybridEnd`).
     """
     opts = check_options(
         rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets,
@@ -179,10 +156,8 @@ def _initial_state(
     reverse: tuple[float, float, float],
     red: RedParameters | None,
 ) -> tuple[KernelState, _Laws, _Boundary, StartLockout]:
-    """The state at time 0 of a checked run (``opts``: :func:`check_options`'s; ``reverse``:
-    the ACK path's rate, buffer and packets per ACK): the kernel's state with the flows'
-    places, the laws, the round boundary's state with the loss rule and the lock-out at a
-    simultaneous start."""
+    """The state at time 0 of a checked run: the kernel's state with the flows' places, the
+    laws, the round boundary's state and the lock-out at a simultaneous start."""
     switches = (
         opts["drop_share"],
         *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
@@ -214,8 +189,8 @@ def _initial_state(
 def _run_steps(
     st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Progress, lock: StartLockout
 ) -> None:
-    """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
-    joining, the boundary's growth, the laws' decisions in Python, progress reports."""
+    """Step the kernel to the run's end, answering its calls (joins, growth, decisions in
+    Python, progress)."""
     mu, t_end, buf, dt, n_steps = run.mu, run.t_end, run.buf, run.dt, run.n_steps
     ff, g = st.ff, st.g
     F = run.d.size
@@ -261,26 +236,19 @@ def _collect(
     """The :class:`HybridResult` of a finished run."""
     ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
     mu, t_end = run.mu, run.t_end
-    traces = []
     F = ff.shape[0]
     n_loss = int(box.ig[K.I_NLOSS])
     loss_times = _by_flow(box.loss_flow[:n_loss], box.loss_t[:n_loss], F)
-    for j, rt in enumerate(_by_flow(box.log_flow[: box.ig[K.I_NLOG]], box.log_rows, F)):
+    logs = _by_flow(box.log_flow[: box.ig[K.I_NLOG]], box.log_rows, F)
+    traces = []
+    for j, rt in enumerate(logs):  # (each flow's log: time, windows, phase, mean, base RTT)
+        t, cwnd, nxt, phase, mean, base = rt.T[:6]
         traces.append(
             HybridFlowTrace(
-                round_t_s=rt[:, 0],
-                round_cwnd_pkts=rt[:, 1],
-                round_next_cwnd_pkts=rt[:, 2],
-                round_phase=rt[:, 3],
-                round_rtt_mean_s=rt[:, 4],
-                round_base_rtt_s=rt[:, 5],
-                round_delta_pkts=backlog(rt[:, 1], rt[:, 5], rt[:, 4]),
-                start_s=float(run.start[j]),
-                stop_s=float(ff[j, K.F_STOP]),
-                delivered_pkts=float(ff[j, K.F_ACKED]),
-                loss_t_s=loss_times[j],
+                t, cwnd, nxt, phase, mean, base, backlog(cwnd, base, mean), float(run.start[j]),
+                float(ff[j, K.F_STOP]), float(ff[j, K.F_ACKED]), loss_times[j],
             )
-        )
+        )  # fmt: skip
     n = int(g[K.G_K_REC])
     return HybridResult(
         time_s=rec_g[K.R_T, :n],
@@ -331,17 +299,13 @@ LAWS_WITHOUT_FINE_CHECK = ("reno",)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
-    """Run a :class:`~tcpfluid.scenarios.Scenario` on the hybrid model.
-
-    The scenario is reduced by :func:`tcpfluid.scenarios.reduction.fluid_view` (one
-    bottleneck, per-flow base RTTs, RED, CBR cross traffic); each flow runs its own
-    algorithm with its own parameters. ``options`` are those of :func:`simulate_hybrid`.
+    """Run a :class:`~tcpfluid.scenarios.Scenario` on the hybrid model (its fluid view; each
+    flow its own law); ``options``: those of :func:`simulate_hybrid`.
 
     Raises
     ------
     ValueError
-        A flow without an algorithm, or a feature the hybrid model cannot model (cross
-        traffic that does not cross the bottleneck).
+        A flow without an algorithm, or cross traffic that does not cross the bottleneck.
     """
     from ..scenarios import Scenario
     from ..scenarios.reduction import fluid_view
@@ -352,8 +316,7 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
 
 
 def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
-    """:func:`simulate_scenario_hybrid` of ``scenario`` reduced to its fluid view ``view``
-    (:func:`tcpfluid.scenarios.reduction.fluid_view`, ``engine="ode"``)."""
+    """:func:`simulate_scenario_hybrid` of ``scenario`` reduced to its fluid view ``view``."""
     from ..algorithms.registry import get_law
 
     if view.off_bottleneck_cbr:
@@ -399,23 +362,20 @@ class HybridFlowTrace:
     ----------
     round_t_s
         Round boundaries, s.
-    round_cwnd_pkts
-        The window the law saw at each boundary (the window of the round that ended).
-    round_next_cwnd_pkts
-        The window the law (and a loss reaction) set at the boundary.
+    round_cwnd_pkts, round_next_cwnd_pkts
+        The window the law saw at each boundary, and the one it (or a loss reaction) set.
     round_phase
         The law's phase chosen at the boundary.
     round_rtt_mean_s, round_base_rtt_s
-        The mean RTT of the round's samples and the BaseRTT at the boundary, full path.
+        The round's mean RTT and the BaseRTT at the boundary, s.
     round_delta_pkts
-        Δ = cwnd (1 − BaseRTT/RTT) of the window and these RTTs (the Quick Vegas paper,
-        eq 1; as the packet simulator's ``round_delta_pkts``).
+        Δ = cwnd (1 − BaseRTT/RTT) (the Quick Vegas paper, eq 1).
     start_s, stop_s
-        The flow's active interval.
+        The flow's active interval, s.
     delivered_pkts
-        Packets delivered (ACKed) by the end of the run.
+        Packets ACKed by the end of the run.
     loss_t_s
-        Times of the loss events the law reacted to.
+        Times of the loss events the law reacted to, s.
     """
 
     round_t_s: FloatArray
@@ -433,24 +393,20 @@ class HybridFlowTrace:
 
 @dataclass(frozen=True)
 class HybridEnd:
-    """The state at the end of a hybrid run, whatever was recorded (the summaries' totals).
+    """The state at the end of a hybrid run (the summaries' totals).
 
     Attributes
     ----------
-    queue_pkts
-        The bottleneck queue after the last step, packets.
-    queue_area_pkt_s
-        The queue's time integral over the run, packet-seconds.
+    queue_pkts, queue_area_pkt_s
+        The queue after the last step, packets, and its integral over the run, packet-s.
     windows_pkts, rtt_s, base_rtt_s
-        Per flow: the window, the last RTT sample (0: none) and the BaseRTT its law last
-        saw (0: none yet), ``(F,)``.
+        Per flow ``(F,)``: window, last RTT sample and last BaseRTT (0: none).
     delivered_pkts, lost_pkts
-        Per flow: packets ACKed and dropped over the run, ``(F,)``.
+        Per flow: packets ACKed and dropped over the run.
     measure_from_s
-        The start of the measured time (``simulate_hybrid``'s ``measure_from_s``).
+        The start of the measured time, s.
     delivered_from_pkts, lost_from_pkts, queue_area_from_pkt_s
-        The same counts (per flow) and the queue's integral over the steps that end by
-        ``measure_from_s``.
+        The same counts and integral over the steps that end by ``measure_from_s``.
     """
 
     queue_pkts: float
@@ -473,40 +429,32 @@ class HybridResult:
     Attributes
     ----------
     time_s
-        Sample times, s, shape ``(T,)``.
+        Sample times, s, ``(T,)``.
     window_pkts, throughput_pps, rtt_s
-        Per flow, shape ``(F, T)``: window, delivery rate over the sample interval,
-        last RTT sample (0 before the first ACK).
+        Per flow ``(F, T)``: window, delivery rate over the sample interval, last RTT sample
+        (0 before the first ACK).
     queue_pkts
-        Bottleneck queue (flows and cross traffic), packets, shape ``(T,)``.
-    flows
-        Each flow's :class:`HybridFlowTrace`.
-    algorithms
-        Each flow's law name.
+        Bottleneck queue (flows and cross traffic), packets, ``(T,)``.
+    flows, algorithms
+        Each flow's :class:`HybridFlowTrace` and law name.
     capacity_pps, duration_s, dt_s
         Bottleneck rate, simulated time, time step.
     change_times_s
-        Times at which the cross traffic changes (inside the run).
+        Times at which the cross traffic changes, s.
     carried_pkts
-        Packets the bottleneck carried (flows and cross traffic).
-    delivered_pkts, lost_pkts
-        Per flow, cumulative packets ACKed and dropped at each sample, ``(F, T)``.
-    base_rtt_s
-        Per flow, the BaseRTT its law last saw (0 before the flow's first round), ``(F, T)``.
-    avg_queue_pkts
-        RED's averaged queue (0 under drop-tail), ``(T,)``.
+        Packets the bottleneck carried.
+    delivered_pkts, lost_pkts, base_rtt_s
+        Per flow ``(F, T)``: cumulative packets ACKed and dropped, the BaseRTT its law last
+        saw.
+    avg_queue_pkts, reverse_queue_pkts, queue_area_pkt_s
+        RED's averaged queue, the ACK-path queue (ACKs) and the queue's integral from the
+        start, packet-s, ``(T,)``.
     red
-        The RED parameters of the run (``None``: drop-tail).
-    reverse_queue_pkts
-        The ACK-path bottleneck's queue, ACKs, ``(T,)`` (zeros without one).
-    queue_area_pkt_s
-        The queue's time integral from the run's start to each sample, packet-seconds,
-        ``(T,)``.
+        The RED parameters (``None``: drop-tail).
     end
-        The :class:`HybridEnd` state at the end of the run.
+        The :class:`HybridEnd` state.
     settle_band_pkts
-        Per flow, the settling band of its summary: its law's own limit-cycle amplitude
-        (the law object's ``cycle_amplitude_pkts``), packets.
+        Per flow, its law's limit-cycle amplitude, packets.
     """
 
     time_s: FloatArray
@@ -538,8 +486,7 @@ class HybridResult:
 
     @property
     def utilization(self) -> float:
-        """Bottleneck utilization over the run: 1 - its idle share (never above 1 by
-        rounding: carried = μ·T - idle)."""
+        """Bottleneck utilization over the run (carried = μ·T − idle)."""
         T = self.capacity_pps * self.duration_s
         return 1.0 - (T - self.carried_pkts) / T
 
@@ -569,9 +516,8 @@ class HybridResult:
 
 @dataclass(frozen=True, eq=False)
 class HybridSummary(EngineSummary):
-    """Per-flow summary (arrays over flows) with the round model's public keys: the fields
-    of :class:`~tcpfluid.results.EngineSummary`, computed from the flows' round
-    traces as the packet simulator computes them."""
+    """Per-flow summary with the round model's public keys (the packet simulator's
+    definitions on the flows' round traces)."""
 
     _round_key = True
 
@@ -579,8 +525,8 @@ class HybridSummary(EngineSummary):
 def plot_windows(
     ax: Any, t: Any, windows: Any, laws: Any, queue: Any, queue_label: str = "queue"
 ) -> list[Any]:
-    """Each flow's window (and the queue, dashed, unless ``None``) against time on ``ax``
-    (a new figure's when ``None``); returns the artists."""
+    """Each flow's window (and the queue, dashed) against time on ``ax`` (a new figure's when
+    ``None``); returns the artists."""
     if ax is None:
         import matplotlib.pyplot as plt
 

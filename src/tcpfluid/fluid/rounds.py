@@ -1,22 +1,15 @@
 """The round-based fluid model, batched over scenarios (document 000 §4, document 004 §4).
 
 One step is one **round**: the sender transmits its window, the round ends when the ACK of
-the first packet of the round returns (document 000 §4). A control law
-(:class:`~tcpfluid.algorithms.base.ControlLaw`) decides at every round boundary; the model
-computes what the law measures: the queue, the RTT of the round's packets, the ACKs. The
-model (available rate, standing backlog, the intra-round burst and the RTT models, round
-duration, finite buffer and loss episodes, ACK-path bottleneck, joining flows) is
-docs/round-model.md. Flows of unequal base RTT, and a RED bottleneck, run with one round
-clock per base RTT sharing the queue (:func:`simulate_rounds_async`,
-docs/round-model-unequal-rtt.md); :func:`simulate_scenario_rounds` chooses. Both are the
-one round engine (:class:`~tcpfluid.fluid._rounds_engine.RoundEngine`).
-
-Everything is array code over ``n = S × F`` flows (S scenarios of F flows, flow index
-fastest); the law's array parameters must have length ``S × F`` (or be scalars).
-"""
+its first packet returns; a :class:`~tcpfluid.algorithms.base.ControlLaw` decides at every
+round boundary on what the model computes (queue, RTTs, ACKs; docs/round-model.md). Flows
+of unequal base RTT and a RED bottleneck run with one round clock per base RTT
+(:func:`simulate_rounds_async`, docs/round-model-unequal-rtt.md). Arrays are over
+``n = S × F`` flows (S scenarios of F flows, flow index fastest)."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
@@ -41,7 +34,6 @@ from ._rounds_inputs import (
     RttModel,
     _check_run,
     _rtt_model,
-    _Run,
     check_law,
     check_options,
 )
@@ -98,7 +90,7 @@ def simulate_rounds(
     joiner_base_rtt_s: float | None = None,
     overflow_in_runs: bool = False,
 ) -> RoundTrace:
-    """Step ``law`` round by round on one path or a batch of paths.
+    """Step ``law`` round by round on one path or a batch of paths (docs/round-model.md).
 
     Parameters
     ----------
@@ -109,54 +101,38 @@ def simulate_rounds(
         scenarios).
     rounds, duration_s
         Exactly one: run this many rounds, or until every scenario's clock reaches
-        ``duration_s`` seconds (scenarios whose clock passes it keep stepping until the
-        last one does, but their totals and summaries stop at ``duration_s``).
+        ``duration_s`` seconds (totals and summaries stop there).
     n_flows
         F, flows per scenario sharing the bottleneck (equal base RTT).
     flow_start_s, flow_stop_s
-        Per-flow start and stop times, shape ``(F,)`` (defaults: 0 and never).
+        Per-flow start and stop times, s, shape ``(F,)`` (defaults: 0 and never).
     rtt_model, rtt
-        The RTT model (the burst term of the RTT): ``"average"`` (default), ``"last"`` or
-        ``"fluid"`` (docs/round-model.md); ``rtt`` is its older name.
+        The RTT model: ``"average"`` (default), ``"last"`` or ``"fluid"``; ``rtt`` is its
+        older name.
     cross_traffic
-        CBR sources at the bottleneck; at every instant their total must stay below μ.
-    record
-        Which optional per-round fields to keep (subset of :data:`RECORDABLE`); time,
-        window and phase are always kept. Fewer fields save memory in large sweeps.
-    record_every
-        Keep every m-th round (1: all).
+        CBR sources at the bottleneck, together below μ at every instant.
+    record, record_every
+        The optional per-round fields kept (subset of :data:`RECORDABLE`; time, window and
+        phase always are), and every m-th round kept (1: all).
     timeout_loss_fraction
-        A flow losing more than this fraction of its window in one round suffers a
-        retransmission timeout; otherwise a fast retransmit (``(0, 1]``).
+        A flow losing more than this fraction of its window in one round times out, else
+        it fast-retransmits (``(0, 1]``).
     feedback_rounds
-        Feedback lag, rounds (0 to 8): the RTTs a law reads at the end of round k are those
-        of the packets of round ``k - feedback_rounds`` (default 1, a packet sender's; 0:
-        the documents' model; docs/round-model.md, "Feedback lag").
-    ack_train
-        Model the spacing of the ACK train (default ``True``): the per-ACK growth of a
-        round queues only beyond the spare capacity of an ACK train slower than the
-        available rate; ``False`` queues it all (docs/round-model.md, "ACK train").
+        Feedback lag, rounds (0 to 8; 0: the documents' model; "Feedback lag").
+    ack_train, train_runs
+        Model the ACK train's spacing ("ACK train") and its runs after the available rate
+        rises ("Runs of the ACK train"); both default ``True``.
     progress
-        Called with the fraction done in [0, 1] (simulated time over ``duration_s``, or
-        rounds over ``rounds``) at most about ten times a second of wall time.
+        Called with the fraction done in [0, 1] at most about ten times a second.
     whole_packets
-        ``True``: a round's ACKs are those of the previous round's whole packets,
-        ⌊w_{k−1}⌋, as a packet sender's (refused with an ACK-path bottleneck). Default
-        ``False``: one ACK per packet of the round's window, the documents' reading.
-    train_runs
-        With ``ack_train``, after the available rate rises, the ACK train is made of runs
-        of packets served back to back, each run's growth queuing inside it (default
-        ``True``; docs/round-model.md, "Runs of the ACK train"). ``False``: spread evenly.
+        ``True``: a round's ACKs are those of the previous round's whole packets (refused
+        with an ACK-path bottleneck); default ``False``: one per packet of the window.
     drop_share
-        How a round's drop-tail overflow is shared among the flows
-        (:data:`~tcpfluid.fluid._rounds_law.DROP_SHARES`; docs/round-model.md, "Finite
-        buffer"): ``"proportional"`` (default) in proportion to the windows; ``"in-turn"``
-        its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
-        growth, a loss event once a flow's losses reach a whole packet.
+        How a round's overflow is shared (:data:`~._rounds_law.DROP_SHARES`; "Finite
+        buffer"): ``"proportional"`` (default), ``"in-turn"`` or ``"growth"``.
     recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
     first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
-        Mechanism switches for experiments, the defaults the model (docs/round-model.md,
-        "Mechanism switches").
+        Mechanism switches for experiments, the defaults the model ("Mechanism switches").
 
     Returns
     -------
@@ -168,51 +144,56 @@ def simulate_rounds(
         Bad arguments, before any work starts.
     """
     check_law(law)
-    opts = _engine_options(locals())
-    progress = opts.pop("progress")
+    given = locals()
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
-    model = _rtt_model(rtt_model, rtt)
-    if opts["whole_packets"] and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
-        raise ValueError(
-            "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
-            "ACKs then come from the ACK-path queue); use whole_packets=False"
-        )
-    run = _check_run(
-        batch, F, rounds, duration_s, record, record_every, feedback_rounds,
-        timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
-    )  # fmt: skip
-    recorder = _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
-    fields = _run(
-        law, batch, [np.arange(F)], batch.d_s[:, None], run, recorder, progress, model=model,
-        lag=feedback_rounds, red=None, **opts,
-    )  # fmt: skip
+    fields = _run(law, batch, [np.arange(F)], batch.d_s[:, None], given, None, False)
     return RoundTrace(paths=batch, **fields)
 
 
-#: the keywords of :func:`simulate_rounds` and :func:`simulate_rounds_async` passed on to
-#: the round engine, checked by their rules (:data:`~._rounds_inputs.OPTION_RULES`) in this
-#: order
+#: the keywords of :func:`simulate_rounds` passed on to the round engine, checked by their
+#: rules (:data:`~._rounds_inputs.OPTION_RULES`) in this order
 ENGINE_OPTIONS = (
     "ack_train", "train_runs", "whole_packets", "progress", "drop_share", "recovery_rounds",
     "drop_at_least_one", "loss_event_rule", "queue_memory", "late_detection",
     "first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
 )  # fmt: skip
-
-
-def _engine_options(given: dict[str, Any]) -> dict[str, Any]:
-    """The options of :data:`ENGINE_OPTIONS` among the keywords ``given``, checked."""
-    return check_options(**{k: given[k] for k in ENGINE_OPTIONS if k in given})
+#: the keyword-only parameters of :func:`simulate_rounds` and their defaults
+DEFAULTS = {
+    k: p.default
+    for k, p in inspect.signature(simulate_rounds).parameters.items()
+    if p.kind is p.KEYWORD_ONLY
+}
 
 
 def _run(
-    law: ControlLaw, batch: PathBatch, classes: list[NDArray[np.intp]], d: FloatArray, run: _Run,
-    recorder: Any, progress: Callable[[float], None] | None, **options: Any,
+    law: ControlLaw, batch: PathBatch, classes: list[NDArray[np.intp]], d: FloatArray,
+    given: dict[str, Any], red: RedParameters | None, own_clocks: bool,
 ) -> dict[str, Any]:  # fmt: skip
-    """Run the round engine on checked arguments: the trace's fields but its paths."""
-    eng = RoundEngine(law, batch, classes, d, run, **options)
+    """Check the keywords ``given`` of :func:`simulate_rounds` and run the round engine on
+    ``classes`` (base RTTs ``d``, shape ``(S, K)``; ``own_clocks``: recorded as
+    :class:`AsyncRoundTrace`): the trace's fields but its paths."""
+    opts = check_options(**{k: given[k] for k in ENGINE_OPTIONS})
+    progress = opts.pop("progress")
+    if opts["whole_packets"] and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
+        raise ValueError(
+            "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
+            "ACKs then come from the ACK-path queue); use whole_packets=False"
+        )
+    model = _rtt_model(given["rtt_model"], given["rtt"])
+    F = sum(ix.size for ix in classes)
+    run = _check_run(batch, F, given)
+    S = batch.n_scenarios
+    recorder: Any = (
+        _Recorder((run.n_steps + run.every - 1) // run.every, S, F, run.rec)
+        if not own_clocks
+        else AsyncRecorder(classes, F, run.rec)
+    )
+    eng = RoundEngine(
+        law, batch, classes, d, run, model=model, lag=given["feedback_rounds"], red=red, **opts
+    )
     eng.loop(recorder, progress)
-    return {**recorder.series(), **eng.results(options["model"])}
+    return {**recorder.series(), **eng.results(model)}
 
 
 def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
@@ -233,51 +214,30 @@ def simulate_rounds_async(
     base_rtt_s: ArrayLike,
     *,
     duration_s: float,
-    flow_start_s: ArrayLike | None = None,
-    flow_stop_s: ArrayLike | None = None,
-    rtt_model: RttModel | None = None,
-    cross_traffic: Sequence[CrossTraffic] = (),
     red: RedParameters | None = None,
-    record: Collection[str] = RECORDABLE,
-    record_every: int = 1,
-    timeout_loss_fraction: float = 0.5,
-    feedback_rounds: int = FEEDBACK_ROUNDS,
-    ack_train: bool = True,
-    progress: Callable[[float], None] | None = None,
-    drop_share: str = DROP_SHARE,
-    train_runs: bool = True,
-    recovery_rounds: int = RECOVERY_ROUNDS,
-    drop_at_least_one: bool = True,
-    loss_event_rule: str = "share",
-    queue_memory: bool = True,
-    late_detection: bool = False,
-    first_loss_timeout: bool = False,
-    joiner_first_loss_pkts: float = math.inf,
-    joiner_base_rtt_s: float | None = None,
-    overflow_in_runs: bool = False,
+    **options: Any,
 ) -> AsyncRoundTrace:
-    """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
+    """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck
+    (docs/round-model-unequal-rtt.md).
 
     Parameters
     ----------
     law
         The control law of every flow (array parameters: length F).
     path
-        The bottleneck: rate μ (packets/s), buffer (packets); its ``d`` is not used (each
-        flow's base RTT is in ``base_rtt_s``). An ACK-path bottleneck is refused.
+        The bottleneck: rate μ (packets/s), buffer (packets); its ``d`` is not used. An
+        ACK-path bottleneck is refused.
     base_rtt_s
         Each flow's base RTT, s, shape ``(F,)`` (F flows).
     duration_s
         Simulated time, s.
     red
         RED parameters of the bottleneck (``None``: drop-tail).
-    flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
-    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs,
-    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
-    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
-        As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
-        over the flows of every class; ``"growth"``: each flow's growth in its last
-        round; ``train_runs``: the runs of each class's ACK train).
+    **options
+        The keywords of :func:`simulate_rounds` but ``rounds``, ``n_flows``, ``rtt`` and
+        ``whole_packets``, with its defaults (``drop_share``: one turn over the flows of
+        every class; ``"growth"``: each flow's growth in its last round; ``train_runs``:
+        the runs of each class's ACK train).
 
     Returns
     -------
@@ -290,8 +250,12 @@ def simulate_rounds_async(
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
     check_law(law)
-    opts = _engine_options(locals())
-    progress = opts.pop("progress")
+    unknown = sorted(set(options) - set(DEFAULTS) | set(options) & _NOT_ASYNC)
+    if unknown:
+        raise TypeError(
+            f"simulate_rounds_async() got an unexpected keyword argument {unknown[0]!r}"
+        )
+    given = {**DEFAULTS, **options, "duration_s": duration_s}
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
@@ -305,22 +269,15 @@ def simulate_rounds_async(
         )
     if red is not None and not isinstance(red, RedParameters):
         raise TypeError(f"red must be None or a RedParameters, got {red!r}")
-    model = _rtt_model(rtt_model, None)
     batch = PathBatch(path.mu, float(d.min()), buffer_pkts=path.buffer_pkts)
-    run = _check_run(
-        batch, d.size, None, duration_s, record, record_every, feedback_rounds,
-        timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
-    )  # fmt: skip
     classes = rtt_classes(d)
-    fields = _run(
-        law, batch, classes, np.array([[d[ix[0]] for ix in classes]]), run,
-        AsyncRecorder(classes, d.size, run.rec), progress, model=model, lag=feedback_rounds,
-        whole_packets=False, red=red, **opts,
-    )  # fmt: skip
+    fields = _run(law, batch, classes, np.array([[d[ix[0]] for ix in classes]]), given, red, True)
     paths = PathBatch(path.mu, float(d[0]), buffer_pkts=path.buffer_pkts)
     return AsyncRoundTrace(paths=paths, **fields, base_rtt_s=d.copy())
 
 
+#: the keywords of :func:`simulate_rounds` that :func:`simulate_rounds_async` does not take
+_NOT_ASYNC = {"rounds", "n_flows", "rtt", "whole_packets"}
 #: the options :func:`simulate_scenario_rounds` passes on to :func:`simulate_rounds` (the
 #: scenario gives the paths, flows, duration and cross traffic)
 SCENARIO_OPTIONS = (
@@ -332,24 +289,19 @@ SCENARIO_OPTIONS = (
 
 
 def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
-    """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
+    """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model: the ``rounds``
+    engine of ``tcpfluid simulate``.
 
-    The scenario is reduced by :meth:`~tcpfluid.scenarios.Scenario.fluid_view` (one
-    bottleneck, CBR sources as cross traffic). This is the ``rounds`` engine of
-    ``tcpfluid simulate``. Flows may run different algorithms or parameters: they are
-    stepped as one :class:`~tcpfluid.algorithms.mixed.MixedLaw` (:func:`scenario_law`).
-    Flows of unequal base RTT, or a RED bottleneck, run with one round clock per base RTT
-    (:func:`simulate_rounds_async`) and return its
-    :class:`~tcpfluid.fluid._rounds_results.AsyncRoundTrace` (``whole_packets=True``
-    is not modelled there and is refused).
+    The scenario is reduced by :meth:`~tcpfluid.scenarios.Scenario.fluid_view`; its flows
+    are stepped as one law (:func:`scenario_law`). Flows of unequal base RTT, or a RED
+    bottleneck, run on :func:`simulate_rounds_async` (``whole_packets=True`` refused).
 
     Parameters
     ----------
     scenario
         The scenario.
     **options
-        The options of :func:`simulate_rounds` named in :data:`SCENARIO_OPTIONS`, with
-        its defaults.
+        The options of :func:`simulate_rounds` named in :data:`SCENARIO_OPTIONS`.
 
     Raises
     ------
@@ -382,7 +334,6 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     }
     if view.equal_rtt and view.red is None:
         return simulate_rounds(law, view.path, n_flows=len(view.flows), **common, **options)
-    # flows with their own round clocks (and RED)
     if options.pop("whole_packets", False):
         raise ValueError(
             f"scenario {scenario.name!r}: whole_packets=True is modelled by the synchronous "
@@ -393,9 +344,9 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
 
 
 def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
-    """The one law object that steps a scenario's flows: the flows' common law, or a
+    """The one law that steps a scenario's flows: their common law, or a
     :class:`~tcpfluid.algorithms.mixed.MixedLaw` of one law per distinct (algorithm,
-    parameters), each on its flows (in order of first appearance).
+    parameters) in order of first appearance.
 
     Raises
     ------
