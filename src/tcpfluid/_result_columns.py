@@ -7,13 +7,13 @@ sequence of the one-flow objects (:class:`~tcpfluid.results.FlowSummary`,
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._json import Column
+from ._json import Column, fields_dict
 from ._validation import item_index
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,41 +76,38 @@ _OPTIONAL = {
     "settled_window_pkts": float, "time_to_equilibrium_s": float, "throughput_pps": float,
     "cycle_centre_pkts": float, "cycle_amplitude_pkts": float,
 }  # fmt: skip
+#: the columns of :class:`FlowSummaries`
+_COLUMNS = ("start_s", "stop_s", "convergence_times_s", "losses", "not_settled_reason", *_OPTIONAL)
 
 
 class FlowSummaries(LazySeq["FlowSummary"]):
     """The :class:`FlowSummary` of every flow, kept as columns (arrays, NaN for ``None``);
     each :class:`FlowSummary` is made when it is read (:attr:`Summary.flows`)."""
 
-    __slots__ = ("_cache", "convergence_times_s", "losses", "names", "not_settled_reason",
-                 "start_s", "stop_s", *_OPTIONAL)  # fmt: skip
+    __slots__ = ("_cache", "names", *_COLUMNS)
     _what, _plural = "flow", "flow summaries"
+    names: Sequence[str]
+    start_s: FloatArray
+    stop_s: FloatArray
+    convergence_times_s: FloatArray
+    losses: NDArray[Any]
+    not_settled_reason: NDArray[Any]
+    ss_exit_window_pkts: FloatArray
+    ss_exit_time_s: FloatArray
+    ss_exit_round: FloatArray
+    settled_window_pkts: FloatArray
+    time_to_equilibrium_s: FloatArray
+    throughput_pps: FloatArray
+    cycle_centre_pkts: FloatArray
+    cycle_amplitude_pkts: FloatArray
 
-    def __init__(
-        self,
-        *,
-        names: Sequence[str],
-        start_s: FloatArray,
-        stop_s: FloatArray,
-        ss_exit_window_pkts: FloatArray,
-        ss_exit_time_s: FloatArray,
-        ss_exit_round: FloatArray,
-        settled_window_pkts: FloatArray,
-        time_to_equilibrium_s: FloatArray,
-        convergence_times_s: FloatArray,
-        throughput_pps: FloatArray,
-        losses: NDArray[Any],
-        cycle_centre_pkts: FloatArray,
-        cycle_amplitude_pkts: FloatArray,
-        not_settled_reason: NDArray[Any],
-    ) -> None:
-        self.names, self.start_s, self.stop_s = names, start_s, stop_s
-        self.ss_exit_window_pkts, self.ss_exit_time_s = ss_exit_window_pkts, ss_exit_time_s
-        self.ss_exit_round, self.settled_window_pkts = ss_exit_round, settled_window_pkts
-        self.time_to_equilibrium_s = time_to_equilibrium_s
-        self.convergence_times_s, self.throughput_pps = convergence_times_s, throughput_pps
-        self.losses, self.not_settled_reason = losses, not_settled_reason
-        self.cycle_centre_pkts, self.cycle_amplitude_pkts = cycle_centre_pkts, cycle_amplitude_pkts
+    def __init__(self, *, names: Sequence[str], **columns: NDArray[Any]) -> None:
+        """Every column of :data:`_COLUMNS` by name (``names``: the flows')."""
+        if set(columns) != set(_COLUMNS):
+            raise TypeError(f"FlowSummaries takes the columns {', '.join(_COLUMNS)}")
+        self.names = names
+        for name in _COLUMNS:
+            setattr(self, name, columns[name])
         self._cache: dict[int, FlowSummary] = {}
 
     @classmethod
@@ -221,7 +218,7 @@ class RoundLog:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists (``None`` for a value the engine does not keep)."""
-        out = {f.name: getattr(self, f.name).tolist() for f in fields(self)}
+        out = fields_dict(self)
         for name in _READ_AT_BOUNDARY:
             out[name] = [None if x != x else x for x in out[name]]
         return out
