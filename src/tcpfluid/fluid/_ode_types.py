@@ -416,18 +416,14 @@ class OdeResult:
         import pandas as pd
 
         n, k = self.windows_pkts.shape
+        per_flow = ("rtt_s", "base_rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "active")
+        cols = {"window_pkts": self.windows_pkts, "rate_pps": self.rates_pps}
+        cols.update((name, getattr(self, name)) for name in per_flow)
         return pd.DataFrame(
             {
                 "t_s": np.tile(self.t, n),
                 "flow": np.repeat(np.arange(n), k),
-                "window_pkts": self.windows_pkts.ravel(),
-                "rate_pps": self.rates_pps.ravel(),
-                "rtt_s": self.rtt_s.ravel(),
-                "base_rtt_s": self.base_rtt_s.ravel(),
-                "delta_pkts": self.delta_pkts.ravel(),
-                "delivered_pkts": self.delivered_pkts.ravel(),
-                "lost_pkts": self.lost_pkts.ravel(),
-                "active": self.active.ravel(),
+                **{name: v.ravel() for name, v in cols.items()},
                 "queue_pkts": np.tile(self.queue_pkts, n),
             }
         )

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -223,17 +223,11 @@ class PacketResult:
 
     def flow(self, name: str) -> FlowTrace:
         """The trace of the flow called ``name``."""
-        for fl in self.flows:
-            if fl.name == name:
-                return fl
-        raise ValueError(f"no flow {name!r}; flows: {[f.name for f in self.flows]}")
+        return _named(self.flows, name, "flow")
 
     def link(self, name: str) -> LinkTrace:
         """The trace of the link called ``name``."""
-        for lk in self.links:
-            if lk.name == name:
-                return lk
-        raise ValueError(f"no link {name!r}; links: {[lk.name for lk in self.links]}")
+        return _named(self.links, name, "link")
 
     def plot(self, ax: Any = None, *, link: str | None = None) -> list[Any]:
         """Plot every flow's window at its round boundaries and, dashed, the queue of
@@ -287,6 +281,16 @@ class PacketResult:
 
 _RUN_KEYS = ("events", "wall_time_s", "packets_per_s", "events_per_s", "law_calls", "law_time_s",
              "seed")  # fmt: skip
+
+
+_T = TypeVar("_T", FlowTrace, LinkTrace)
+
+
+def _named(items: tuple[_T, ...], name: str, what: str) -> _T:
+    for item in items:
+        if item.name == name:
+            return item
+    raise ValueError(f"no {what} {name!r}; {what}s: {[x.name for x in items]}")
 
 
 @dataclass(frozen=True, eq=False)
