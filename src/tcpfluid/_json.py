@@ -32,14 +32,14 @@ def fields_dict(
 ) -> dict[str, Any]:
     """The attributes ``names`` of ``obj`` (default: its dataclass fields, in order) as a
     JSON-ready dict: arrays and tuples as lists, an infinite value of ``none_inf`` as
-    ``None``; a name ``"key=attr"`` writes the attribute ``attr`` under ``key``."""
+    ``None`` (as ``None`` is); a name ``"key=attr"`` writes the attribute ``attr`` under ``key``."""
     out: dict[str, Any] = {}
     for name in (f.name for f in fields(obj)) if names is None else names:
         key, _, attr = name.partition("=")
         v = getattr(obj, attr or key)
         if isinstance(v, np.ndarray | tuple):
             v = v.tolist() if isinstance(v, np.ndarray) else list(v)
-        out[key] = None if key in none_inf and math.isinf(v) else v
+        out[key] = None if key in none_inf and v is not None and math.isinf(v) else v
     return out
 
 
