@@ -76,38 +76,41 @@ _OPTIONAL = {
     "settled_window_pkts": float, "time_to_equilibrium_s": float, "throughput_pps": float,
     "cycle_centre_pkts": float, "cycle_amplitude_pkts": float,
 }  # fmt: skip
-#: the columns of :class:`FlowSummaries`
-_COLUMNS = ("start_s", "stop_s", "convergence_times_s", "losses", "not_settled_reason", *_OPTIONAL)
 
 
 class FlowSummaries(LazySeq["FlowSummary"]):
     """The :class:`FlowSummary` of every flow, kept as columns (arrays, NaN for ``None``);
     each :class:`FlowSummary` is made when it is read (:attr:`Summary.flows`)."""
 
-    __slots__ = ("_cache", "names", *_COLUMNS)
+    __slots__ = ("_cache", "convergence_times_s", "losses", "names", "not_settled_reason",
+                 "start_s", "stop_s", *_OPTIONAL)  # fmt: skip
     _what, _plural = "flow", "flow summaries"
-    names: Sequence[str]
-    start_s: FloatArray
-    stop_s: FloatArray
-    convergence_times_s: FloatArray
-    losses: NDArray[Any]
-    not_settled_reason: NDArray[Any]
-    ss_exit_window_pkts: FloatArray
-    ss_exit_time_s: FloatArray
-    ss_exit_round: FloatArray
-    settled_window_pkts: FloatArray
-    time_to_equilibrium_s: FloatArray
-    throughput_pps: FloatArray
-    cycle_centre_pkts: FloatArray
-    cycle_amplitude_pkts: FloatArray
 
-    def __init__(self, *, names: Sequence[str], **columns: NDArray[Any]) -> None:
-        """Every column of :data:`_COLUMNS` by name (``names``: the flows')."""
-        if set(columns) != set(_COLUMNS):
-            raise TypeError(f"FlowSummaries takes the columns {', '.join(_COLUMNS)}")
-        self.names = names
-        for name in _COLUMNS:
-            setattr(self, name, columns[name])
+    def __init__(
+        self,
+        *,
+        names: Sequence[str],
+        start_s: FloatArray,
+        stop_s: FloatArray,
+        ss_exit_window_pkts: FloatArray,
+        ss_exit_time_s: FloatArray,
+        ss_exit_round: FloatArray,
+        settled_window_pkts: FloatArray,
+        time_to_equilibrium_s: FloatArray,
+        convergence_times_s: FloatArray,
+        throughput_pps: FloatArray,
+        losses: NDArray[Any],
+        cycle_centre_pkts: FloatArray,
+        cycle_amplitude_pkts: FloatArray,
+        not_settled_reason: NDArray[Any],
+    ) -> None:
+        self.names, self.start_s, self.stop_s = names, start_s, stop_s
+        self.ss_exit_window_pkts, self.ss_exit_time_s = ss_exit_window_pkts, ss_exit_time_s
+        self.ss_exit_round, self.settled_window_pkts = ss_exit_round, settled_window_pkts
+        self.time_to_equilibrium_s = time_to_equilibrium_s
+        self.convergence_times_s, self.throughput_pps = convergence_times_s, throughput_pps
+        self.losses, self.not_settled_reason = losses, not_settled_reason
+        self.cycle_centre_pkts, self.cycle_amplitude_pkts = cycle_centre_pkts, cycle_amplitude_pkts
         self._cache: dict[int, FlowSummary] = {}
 
     @classmethod
