@@ -12,19 +12,35 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import asdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, fields
 from typing import IO, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Column", "FieldsDict", "dump", "dumps"]
+__all__ = ["Column", "FieldsDict", "dump", "dumps", "fields_dict"]
 
 _SCALARS = (str, int, float, bool, type(None))
 
 #: characters written to a file at once (:func:`dump`)
 _WRITE_CHARS = 1 << 24
+
+
+def fields_dict(
+    obj: Any, names: Iterable[str] | None = None, *, none_inf: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The attributes ``names`` of ``obj`` (default: its dataclass fields, in order) as a
+    JSON-ready dict: arrays and tuples as lists, an infinite value of ``none_inf`` as
+    ``None`` (as ``None`` is); a name ``"key=attr"`` writes the attribute ``attr`` under ``key``."""
+    out: dict[str, Any] = {}
+    for name in (f.name for f in fields(obj)) if names is None else names:
+        key, _, attr = name.partition("=")
+        v = getattr(obj, attr or key)
+        if isinstance(v, np.ndarray | tuple):
+            v = v.tolist() if isinstance(v, np.ndarray) else list(v)
+        out[key] = None if key in none_inf and v is not None and math.isinf(v) else v
+    return out
 
 
 class FieldsDict:

@@ -7,13 +7,13 @@ sequence of the one-flow objects (:class:`~tcpfluid.results.FlowSummary`,
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._json import Column
+from ._json import Column, fields_dict
 from ._validation import item_index
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -221,7 +221,7 @@ class RoundLog:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists (``None`` for a value the engine does not keep)."""
-        out = {f.name: getattr(self, f.name).tolist() for f in fields(self)}
+        out = fields_dict(self)
         for name in _READ_AT_BOUNDARY:
             out[name] = [None if x != x else x for x in out[name]]
         return out

@@ -209,21 +209,12 @@ class Path:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-number summary (internal units) for JSON output."""
-        return {
-            "mu_pps": self.mu,
-            "d_s": self.d,
-            "bdp_pkts": self.bdp,
-            "packet_size_bytes": self.packet_size_bytes,
-            "ack_size_bytes": self.ack_size_bytes,
-            "buffer_pkts": None if math.isinf(self.buffer_pkts) else self.buffer_pkts,
-            "reverse_mu_pps": self.reverse_mu,
-            "reverse_buffer_pkts": (
-                None
-                if self.reverse_buffer_pkts is None or math.isinf(self.reverse_buffer_pkts)
-                else self.reverse_buffer_pkts
-            ),
-            "tau_s": self.tau,
-        }
+        from ._json import fields_dict
+
+        keys = ("mu_pps=mu", "d_s=d", "bdp_pkts=bdp", "packet_size_bytes", "ack_size_bytes",
+                "buffer_pkts", "reverse_mu_pps=reverse_mu", "reverse_buffer_pkts",
+                "tau_s=tau")  # fmt: skip
+        return fields_dict(self, keys, none_inf=("buffer_pkts", "reverse_buffer_pkts"))
 
     def __repr__(self) -> str:
         parts = [f"mu={self.mu:g} pkt/s", f"d={self.d:g} s", f"bdp={self.bdp:g} pkts"]

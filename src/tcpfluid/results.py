@@ -38,13 +38,13 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._json import Column
+from ._json import Column, fields_dict
 from ._result_columns import SUMMARY_KEYS, FlowSummaries, RoundLog, RoundLogs, SummaryBatch, _lazy
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -130,10 +130,7 @@ class FlowSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (``stop_s`` ``None`` when the flow runs to the end)."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["stop_s"] = None if self.stop_s == float("inf") else self.stop_s
-        out["convergence_times_s"] = list(self.convergence_times_s)
-        return out
+        return fields_dict(self, none_inf=("stop_s",))
 
 
 @dataclass(frozen=True)
@@ -322,7 +319,7 @@ class EngineSummary:
     jain_index: Any  # float, or (S,) in the round model
     losses: NDArray[np.int64]
 
-    #: whether the engine's keys carry ``ss_exit_round`` (:meth:`_exit_round`)
+    #: whether the engine's keys carry ``ss_exit_round`` (``None`` without that field)
     _round_key: ClassVar[bool] = False
 
     def flow(self, flow: int = 0) -> dict[str, Any]:
@@ -338,38 +335,27 @@ class EngineSummary:
     def _own_keys(self) -> dict[str, Any]:
         return {}
 
-    def _exit_round(self, flow: tuple[int, ...]) -> int | None:
-        return None  # an engine that counts no rounds
-
     def _keys(self, flow: tuple[int, ...], run: tuple[int, ...] = ()) -> dict[str, Any]:
         """The public summary keys (``None``: did not happen) of the flow at index
         ``flow`` and the run's aggregates at index ``run`` (``()``: the run's own)."""
-        from .metrics import _finite_or_none
+        from .metrics import _finite_or_none as num
 
         out: dict[str, Any] = {
-            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
-            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
+            "ss_exit_window": num(self.ss_exit_window_pkts[flow]),
+            "ss_exit_time_s": num(self.ss_exit_time_s[flow]),
         }
         if self._round_key:
-            out["ss_exit_round"] = self._exit_round(flow)
-        out.update(
-            {
-                "settled_window": (
-                    _finite_or_none(self.settled_window_pkts[flow])
-                    if bool(self.reached_equilibrium[flow])
-                    else None
-                ),
-                "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[flow]),
-                "convergence_times_s": [_finite_or_none(x) for x in self.convergence_times_s[flow]],
-                "change_times_s": list(self.change_times_s),
-                "utilization": _finite_or_none(np.asarray(self.utilization)[run]),
-                "throughput_pps": [
-                    _finite_or_none(x) for x in np.asarray(self.throughput_pps)[run]
-                ],
-                "jain_index": _finite_or_none(np.asarray(self.jain_index)[run]),
-                "losses": [int(x) for x in self.losses[run]],
-            }
-        )
+            r = getattr(self, "ss_exit_round", None)
+            out["ss_exit_round"] = None if r is None or (x := num(r[flow])) is None else int(x)
+        settled = bool(self.reached_equilibrium[flow])
+        out["settled_window"] = num(self.settled_window_pkts[flow]) if settled else None
+        out["time_to_equilibrium_s"] = num(self.time_to_equilibrium_s[flow])
+        out["convergence_times_s"] = [num(x) for x in self.convergence_times_s[flow]]
+        out["change_times_s"] = list(self.change_times_s)
+        out["utilization"] = num(np.asarray(self.utilization)[run])
+        out["throughput_pps"] = [num(x) for x in np.asarray(self.throughput_pps)[run]]
+        out["jain_index"] = num(np.asarray(self.jain_index)[run])
+        out["losses"] = [int(x) for x in self.losses[run]]
         return out
 
 
@@ -527,15 +513,10 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: engine, scenario name, flow names, the arrays as lists, the summary."""
         return {
-            "engine": self.engine,
-            "status": self.status,
-            "message": self.message,
+            **fields_dict(self, ("engine", "status", "message")),
             "scenario": self.scenario.name,
             "flow_names": list(self.flow_names),
-            "time_s": self.time_s.tolist(),
-            "window_pkts": self.window_pkts.tolist(),
-            "queue_pkts": self.queue_pkts.tolist(),
-            "throughput_pps": self.throughput_pps.tolist(),
+            **fields_dict(self, ("time_s", "window_pkts", "queue_pkts", "throughput_pps")),
             "summary": self.summary.to_dict(),
         }
 

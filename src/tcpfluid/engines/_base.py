@@ -155,9 +155,14 @@ class Engine:
                 rest = str(e).split(" ", 1)[1] if " " in str(e) else ""
                 raise ValueError(f"duration={scenario.duration_s:g} s {rest}") from None
             raise
+        from ..scenarios.model import paused_gc
+
+        # the result makes a few objects per flow and frees none: collections would make it
+        # quadratic in the flows
         token = _SETTLE_BAND.set(band)
         try:
-            return self._result_of(scenario, native, label or self.name)
+            with paused_gc():
+                return self._result(scenario, native, label or self.name)
         finally:
             _SETTLE_BAND.reset(token)
 
@@ -181,14 +186,6 @@ class Engine:
             f"for duration={scenario.duration_s:g} s); give fewer flows, or run them on the "
             "rounds engine"
         )
-
-    def _result_of(self, scenario: Scenario, native: Any, label: str) -> Result:
-        """:meth:`_result` with the cyclic collector paused: it makes a few objects per
-        flow and frees none, so collections would make it quadratic in the flows."""
-        from ..scenarios.model import paused_gc
-
-        with paused_gc():
-            return self._result(scenario, native, label)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         """The engine's own result of ``scenario`` (:attr:`Result.native`)."""

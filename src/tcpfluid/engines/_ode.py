@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from .._json import fields_dict
 from .._validation import check_nonnegative
 from ..fluid._hybrid_inputs import check_options as check_hybrid_options
 from ..fluid._hybrid_inputs import small_pages
 from ..fluid._ode_solve import classical_records
-from ..fluid._ode_types import check_solver, window_metrics
+from ..fluid._ode_types import OWN_KEYS, check_solver, window_metrics
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
@@ -68,7 +69,7 @@ def default_points(flows: int) -> int:
     return max(MIN_DEFAULT_POINTS, min(DEFAULT_POINTS, fit))
 
 
-def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
+def _renamed_points(cls: type[Engine], scenario: Scenario | None) -> dict[str, Any]:
     """The fluid models' older recording names: ``n_points`` (samples over the run) and
     ``record_every_s``."""
     points_to_s = counted_option(
@@ -135,9 +136,7 @@ class Hybrid(Engine):
     timeout_loss_fraction: float | None = _HYBRID["timeout_loss_fraction"]
     measure_from_s: float = _MEASURE_FROM_S
 
-    @classmethod
-    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        return _renamed_points(scenario)
+    renamed_options = classmethod(_renamed_points)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.ode import hybrid_scenario_ode
@@ -193,9 +192,7 @@ class Ode(Engine):
     max_step_s: float = _ODE["max_step_s"]
     max_rhs_evals: int = _ODE["max_rhs_evals"]
 
-    @classmethod
-    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        return _renamed_points(scenario)
+    renamed_options = classmethod(_renamed_points)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -276,10 +273,7 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
             list(ft.names.all()), ft.start_s, ft.stop_s, t[judged], w[:, judged],
             D[:, judged], L[:, judged], m_from,
         )  # fmt: skip
-    keep: tuple[str, ...] = ("measure_from_s", "measure_to_s", "mean_queue_pkts")
-    keep += ("final_queue_pkts", "final_windows_pkts", "base_rtt_overestimate_s")
-    keep += ("lost_pkts", "loss_fraction")
-    extras = {k: v for k, v in native.to_dict().items() if k in keep}
+    extras = fields_dict(native, OWN_KEYS)
     extras["lost_pkts_per_flow"] = [float(x) for x in native.losses_pkts]
     summary = summary_of(
         label,

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..metrics import _finite_or_none
 from ..metrics.summary import traced_flow_record
 from ..sim import simulate_packets
 from ..sim._checks import check_options, trace_interval
+from ..sim._results import own_keys
 from ..sim.engine import MAX_SAMPLES, MAX_TRACE_VALUES
 from ._base import Engine, bottleneck_name, summary_of, traced_log
 from ._ode import _defaults
@@ -116,13 +116,9 @@ class Packet(Engine):
         name = bottleneck_name(sc)
         lk = res.link(name)
         pkt_bytes = sc.packet_size_bytes
-        extras = {
-            "retransmissions": [int(fl.retransmissions) for fl in res.flows],
-            "timeouts": [int(fl.timeouts) for fl in res.flows],
-            "packets_per_s": _finite_or_none(res.packets_per_s),
-            "events_per_s": _finite_or_none(res.events_per_s),
-            "conserved": bool(res.conserved),
-        }
+        extras = own_keys(
+            [f.retransmissions for f in res.flows], [f.timeouts for f in res.flows], res
+        )
         summary = summary_of(
             label,
             sc,

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._json import fields_dict
 from .._validation import (
     check_choice,
     check_int,
@@ -190,10 +191,8 @@ class OdeFlow:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-number description (``None`` for an infinite stop time or cap)."""
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "law_params"}
-        for name in ("stop_s", "max_window_pkts"):
-            out[name] = None if math.isinf(out[name]) else out[name]
-        return out
+        names = [f.name for f in fields(self) if f.name != "law_params"]
+        return fields_dict(self, names, none_inf=("stop_s", "max_window_pkts"))
 
 
 class RedQueue(RedParameters):
@@ -265,13 +264,7 @@ class RedQueue(RedParameters):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-number description (the constructor's names)."""
-        return {
-            "min_th_pkts": self.min_th_pkts,
-            "max_th_pkts": self.max_th_pkts,
-            "max_p": self.max_p,
-            "weight": self.w_q,
-            "gentle": self.gentle,
-        }
+        return fields_dict(self, ("min_th_pkts", "max_th_pkts", "max_p", "weight", "gentle"))
 
 
 @dataclass(frozen=True)
@@ -309,31 +302,25 @@ class OdeSummary:
     def to_dict(self) -> dict[str, Any]:
         """Plain numbers and lists, JSON-ready, with the round model's summary keys
         (window metrics of flow 0; ``ss_exit_round`` ``None``)."""
+        w, t_eq = self.settled_window_pkts, self.time_to_equilibrium_s
         return {
-            "ss_exit_window": self.ss_exit_window_pkts,
-            "ss_exit_time_s": self.ss_exit_time_s,
+            **fields_dict(self, ("ss_exit_window=ss_exit_window_pkts", "ss_exit_time_s")),
             "ss_exit_round": None,
-            "settled_window": self.settled_window_pkts[0] if self.settled_window_pkts else None,
-            "time_to_equilibrium_s": (
-                self.time_to_equilibrium_s[0] if self.time_to_equilibrium_s else None
-            ),
-            "convergence_times_s": list(self.convergence_times_s),
-            "change_times_s": list(self.change_times_s),
-            "losses": list(self.losses_pkts),
-            "settled_windows_pkts": list(self.settled_window_pkts),
-            "times_to_equilibrium_s": list(self.time_to_equilibrium_s),
-            "measure_from_s": self.measure_from_s,
-            "measure_to_s": self.measure_to_s,
+            "settled_window": w[0] if w else None,
+            "time_to_equilibrium_s": t_eq[0] if t_eq else None,
+            **fields_dict(self, _WINDOW_KEYS),
             "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
-            "jain_index": self.jain_index,
-            "utilization": self.utilization,
-            "mean_queue_pkts": self.mean_queue_pkts,
-            "final_queue_pkts": self.final_queue_pkts,
-            "final_windows_pkts": list(self.final_windows_pkts),
-            "base_rtt_overestimate_s": list(self.base_rtt_overestimate_s),
-            "lost_pkts": self.lost_pkts,
-            "loss_fraction": self.loss_fraction,
+            **fields_dict(self, ("jain_index", "utilization", *OWN_KEYS[2:])),
         }
+
+
+#: the keys of :meth:`OdeSummary.to_dict` the engines keep beside the shared summary's
+OWN_KEYS = ("measure_from_s", "measure_to_s", "mean_queue_pkts", "final_queue_pkts",
+            "final_windows_pkts", "base_rtt_overestimate_s", "lost_pkts",
+            "loss_fraction")  # fmt: skip
+_WINDOW_KEYS = ("convergence_times_s", "change_times_s", "losses=losses_pkts",
+                "settled_windows_pkts=settled_window_pkts",
+                "times_to_equilibrium_s=time_to_equilibrium_s", *OWN_KEYS[:2])  # fmt: skip
 
 
 def window_metrics(v: Mapping[str, Any]) -> dict[str, Any]:
@@ -429,18 +416,14 @@ class OdeResult:
         import pandas as pd
 
         n, k = self.windows_pkts.shape
+        per_flow = ("rtt_s", "base_rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "active")
+        cols = {"window_pkts": self.windows_pkts, "rate_pps": self.rates_pps}
+        cols.update((name, getattr(self, name)) for name in per_flow)
         return pd.DataFrame(
             {
                 "t_s": np.tile(self.t, n),
                 "flow": np.repeat(np.arange(n), k),
-                "window_pkts": self.windows_pkts.ravel(),
-                "rate_pps": self.rates_pps.ravel(),
-                "rtt_s": self.rtt_s.ravel(),
-                "base_rtt_s": self.base_rtt_s.ravel(),
-                "delta_pkts": self.delta_pkts.ravel(),
-                "delivered_pkts": self.delivered_pkts.ravel(),
-                "lost_pkts": self.lost_pkts.ravel(),
-                "active": self.active.ravel(),
+                **{name: v.ravel() for name, v in cols.items()},
                 "queue_pkts": np.tile(self.queue_pkts, n),
             }
         )
@@ -449,10 +432,7 @@ class OdeResult:
         """Status, flows and summary as plain numbers (JSON-ready; no trajectories)."""
         return {
             "engine": "ode",
-            "status": self.status,
-            "message": self.message,
-            "nfev": self.nfev,
-            "capacity_pps": self.capacity_pps,
+            **fields_dict(self, ("status", "message", "nfev", "capacity_pps")),
             "t_end_s": float(self.t[-1]) if self.t.size else 0.0,
             "flows": [f.to_dict() for f in self.flows],
             "summary": None if self.summary is None else self.summary.to_dict(),

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import metrics
+from .._json import fields_dict
 from .._validation import check_int, check_memory
 from ..algorithms.base import SLOW_START, ControlLaw
 from ..algorithms.mixed import MixedLaw
@@ -60,10 +61,6 @@ class RoundSummary(EngineSummary):
         if n == 1:
             return self.scenario(0)
         return {"scenarios": [self.scenario(s) for s in range(n)]}
-
-    def _exit_round(self, flow: tuple[int, ...]) -> int | None:
-        v = float(self.ss_exit_round[flow])
-        return None if not math.isfinite(v) else int(v)
 
 
 @dataclass(frozen=True)
@@ -155,14 +152,9 @@ class RoundTrace:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists (scenario 0's series when S = 1) and ``summary``."""
-        out: dict[str, Any] = {
-            "algorithm": self.algorithm,
-            "law_params": self.law_params,
-            "rtt_model": self.rtt_model,
-            "paths": self.paths.to_dict(),
-            "change_times_s": list(self.change_times_s),
-            "duration_s": self.duration_s,
-        }
+        out = fields_dict(self, ("algorithm", "law_params", "rtt_model"))
+        out["paths"] = self.paths.to_dict()
+        out.update(fields_dict(self, ("change_times_s", "duration_s")))
         for name in ("time_s", "window_pkts", "phase", *RECORDABLE):
             arr = getattr(self, name)
             if arr is None:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._json import fields_dict
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw
 from ..metrics.summary import traced_summary
@@ -500,14 +501,8 @@ class HybridResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Engine, algorithms and the summary, JSON-ready (no trajectories)."""
-        return {
-            "engine": "hybrid",
-            "algorithms": list(self.algorithms),
-            "capacity_pps": self.capacity_pps,
-            "duration_s": self.duration_s,
-            "dt_s": self.dt_s,
-            "summary": self.summary.to_dict(),
-        }
+        keys = ("algorithms", "capacity_pps", "duration_s", "dt_s")
+        return {"engine": "hybrid", **fields_dict(self, keys), "summary": self.summary.to_dict()}
 
     def plot(self, ax: Any = None) -> list[Any]:
         """Plot the windows (and the queue, dashed) against time; returns the artists."""

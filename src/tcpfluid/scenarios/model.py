@@ -368,15 +368,12 @@ class Scenario:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain description (JSON-ready)."""
+        from .._json import fields_dict
+
+        keys = ("name", "description", "duration_s", "packet_size_bytes", "ack_size_bytes")
         return {
-            "name": self.name,
-            "description": self.description,
-            "duration_s": self.duration_s,
-            "packet_size_bytes": self.packet_size_bytes,
-            "ack_size_bytes": self.ack_size_bytes,
-            "links": [lk.to_dict() for lk in self.links],
-            "flows": [f.to_dict() for f in self.flows],
-            "cbr": [c.to_dict() for c in self.cbr],
+            **fields_dict(self, keys),
+            **{k: [x.to_dict() for x in getattr(self, k)] for k in ("links", "flows", "cbr")},
             "params": self._plain_params(),
             "notes": list(self.notes),
         }

@@ -13,11 +13,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .._json import fields_dict
 from ..algorithms._common import backlog
 from ..metrics import _finite_or_none, bandwidth_changes
 from ..metrics._settling import law_band
@@ -103,10 +104,8 @@ class FlowTrace:
 
     def to_dict(self) -> dict[str, Any]:
         """Counters and the round trace as plain lists (JSON-ready)."""
-        out = {k: getattr(self, k) for k in ("name", "algorithm", *_COUNTERS)}
-        out["base_rtt_s"] = None if math.isinf(self.base_rtt_s) else self.base_rtt_s
-        out["rounds"] = int(self.round_t_s.size)
-        return out
+        keys = ("name", "algorithm", *_COUNTERS, "base_rtt_s")
+        return {**fields_dict(self, keys, none_inf=("base_rtt_s",)), "rounds": self.round_t_s.size}
 
     def to_frame(self) -> pd.DataFrame:
         """The round records as a :class:`pandas.DataFrame`, one row per round boundary."""
@@ -142,13 +141,8 @@ class LinkTrace:
 
     def to_dict(self) -> dict[str, Any]:
         """Totals (JSON-ready)."""
-        return {
-            "name": self.name,
-            "arrivals": self.arrivals,
-            "drops": self.drops_total,
-            "data_drops": self.data_drops,
-            "max_queue_pkts": self.max_queue_pkts,
-        }
+        keys = ("name", "arrivals", "drops=drops_total", "data_drops", "max_queue_pkts")
+        return fields_dict(self, keys)
 
     def to_frame(self, t_s: FloatArray) -> pd.DataFrame:
         """The fixed-interval samples as a :class:`pandas.DataFrame` (``t_s``: the
@@ -229,17 +223,11 @@ class PacketResult:
 
     def flow(self, name: str) -> FlowTrace:
         """The trace of the flow called ``name``."""
-        for fl in self.flows:
-            if fl.name == name:
-                return fl
-        raise ValueError(f"no flow {name!r}; flows: {[f.name for f in self.flows]}")
+        return _named(self.flows, name, "flow")
 
     def link(self, name: str) -> LinkTrace:
         """The trace of the link called ``name``."""
-        for lk in self.links:
-            if lk.name == name:
-                return lk
-        raise ValueError(f"no link {name!r}; links: {[lk.name for lk in self.links]}")
+        return _named(self.links, name, "link")
 
     def plot(self, ax: Any = None, *, link: str | None = None) -> list[Any]:
         """Plot every flow's window at its round boundaries and, dashed, the queue of
@@ -287,14 +275,22 @@ class PacketResult:
             "conservation": {
                 k: (dict(v) if isinstance(v, Mapping) else v) for k, v in self.conservation.items()
             },
-            "events": self.events,
-            "wall_time_s": self.wall_time_s,
-            "packets_per_s": self.packets_per_s,
-            "events_per_s": self.events_per_s,
-            "law_calls": self.law_calls,
-            "law_time_s": self.law_time_s,
-            "seed": self.seed,
+            **fields_dict(self, _RUN_KEYS),
         }
+
+
+_RUN_KEYS = ("events", "wall_time_s", "packets_per_s", "events_per_s", "law_calls", "law_time_s",
+             "seed")  # fmt: skip
+
+
+_T = TypeVar("_T", FlowTrace, LinkTrace)
+
+
+def _named(items: tuple[_T, ...], name: str, what: str) -> _T:
+    for item in items:
+        if item.name == name:
+            return item
+    raise ValueError(f"no {what} {name!r}; {what}s: {[x.name for x in items]}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -326,13 +322,19 @@ class PacketSummary(EngineSummary):
     conserved: bool
 
     def _own_keys(self) -> dict[str, Any]:
-        return {
-            "retransmissions": [int(x) for x in self.retransmissions],
-            "timeouts": [int(x) for x in self.timeouts],
-            "packets_per_s": _finite_or_none(self.packets_per_s),
-            "events_per_s": _finite_or_none(self.events_per_s),
-            "conserved": bool(self.conserved),
-        }
+        return own_keys(self.retransmissions, self.timeouts, self)
+
+
+def own_keys(retransmissions: Any, timeouts: Any, res: Any) -> dict[str, Any]:
+    """The packet engine's own summary keys: per flow the ``retransmissions`` and
+    ``timeouts``, and the run's (``res``'s) speed and conservation."""
+    return {
+        "retransmissions": [int(x) for x in retransmissions],
+        "timeouts": [int(x) for x in timeouts],
+        "packets_per_s": _finite_or_none(res.packets_per_s),
+        "events_per_s": _finite_or_none(res.events_per_s),
+        "conserved": bool(res.conserved),
+    }
 
 
 def summarise(res: PacketResult) -> PacketSummary:

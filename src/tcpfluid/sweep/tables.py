@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .._json import fields_dict
 from .._validation import atomic_output, memory_budget_bytes
 from .config import _PATH_COLUMNS, _Outcome
 
@@ -47,16 +48,8 @@ class SweepResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: what was run, the counts and the rows (NaN as ``None``)."""
         rows = self.table.astype(object).where(self.table.notna(), None).to_dict("records")
-        return {
-            "engine": self.engine,
-            "metrics": list(self.metrics),
-            "parameters": list(self.parameters),
-            "n_points": self.n_points,
-            "n_computed": self.n_computed,
-            "n_cached": self.n_cached,
-            "n_failed": self.n_failed,
-            "rows": rows,
-        }
+        keys = ("engine", "metrics", "parameters", "n_points", "n_computed", "n_cached", "n_failed")
+        return {**fields_dict(self, keys), "rows": rows}
 
     def plot(self, metric: str, **options: Any) -> list[Any]:
         """Line plot or heat map of ``metric``: :func:`plot_sweep` of this table, with its

@@ -11,15 +11,6 @@
 from __future__ import annotations
 
 from ._compare import (
-    LayersDisagree,
-    Predicted,
-    assert_layers_agree,
-    assert_matches_closed_form,
-    compare,
-    format_table,
-    predict_scenario,
-)
-from ._layers import (
     AGGREGATE,
     CLOSED_FORM,
     ENGINES,
@@ -27,8 +18,15 @@ from ._layers import (
     LAYERS,
     PREDICTED,
     QUANTITIES,
+    LayersDisagree,
+    Predicted,
     RunCache,
     Tolerance,
+    assert_layers_agree,
+    assert_matches_closed_form,
+    compare,
+    format_table,
+    predict_scenario,
 )
 
 __all__ = [

@@ -178,13 +178,10 @@ def compare(
     Returns
     -------
     pandas.DataFrame
-        One row per quantity, flow, bandwidth change and compared layer. Columns:
-        ``quantity``, ``flow`` (``"all"`` for the scenario-wide quantities), ``change``
-        (index of the bandwidth change for ``convergence_times_s``, else ``None``),
-        ``engine``, ``value``, ``reference``, ``relative_error`` ((value − reference) /
-        |reference|), ``reference_layer``, ``unit``, ``change_time_s``, ``tolerance``,
-        ``ok`` (``None``: not judged) and ``note`` (why a value is missing). Missing values
-        are ``NaN``/``None``.
+        One row per quantity, flow (``"all"`` for the scenario-wide quantities), bandwidth
+        change and compared layer; columns ``quantity``, ``flow``, ``change``, ``engine``,
+        ``value``, ``reference``, ``relative_error``, ``reference_layer``, ``unit``,
+        ``change_time_s``, ``tolerance``, ``ok``, ``note`` (docs/testing.md).
 
     Raises
     ------
@@ -262,12 +259,8 @@ def _judge(
     tolerances: dict[str, Tolerance],
     engines: Sequence[str],
 ) -> None:
-    """Raise :class:`LayersDisagree` when a judged row failed.
-
-    A failing value blames its engine, except when two or more engines were compared and
-    every one of them misses the reference on that value while agreeing with each other
-    within the tolerance: then the reference is the layer that is off.
-    """
+    """Raise :class:`LayersDisagree` when a judged row failed, naming the layer that is off
+    (docs/testing.md)."""
     __tracebackhide__ = True  # pytest shows the caller's line and this message only
     failed = [r for r in rows if r["ok"] is False]
     if not failed:
@@ -366,12 +359,8 @@ def assert_layers_agree(
     """Assert that ``engines`` agree with the ``reference`` layer within ``tolerance``.
 
     Parameters are those of :func:`compare`; ``tolerance`` is required (a :class:`Tolerance`
-    with a non-empty reason, or a mapping quantity -> Tolerance).
-
-    A value judged is a number on both sides (within tolerance to pass), or missing on both
-    sides because it did not happen (e.g. neither settled: passes); a value one side gives
-    and the other reports as not happening fails. Values a layer cannot give (a closed form
-    that does not apply, a flow not active after a change) are shown but not judged.
+    with a non-empty reason, or a mapping quantity -> Tolerance). What is judged:
+    docs/testing.md.
 
     Returns
     -------
@@ -381,10 +370,8 @@ def assert_layers_agree(
     Raises
     ------
     LayersDisagree
-        Its message names the layer that is off (the engines outside their tolerance, or
-        the reference when every compared engine misses it the same way and they agree with
-        each other), lists each failing value with its tolerance and reason, and prints the
-        whole table.
+        Naming the layer that is off (docs/testing.md), each failing value with its
+        tolerance and reason, and the whole table.
     """
     __tracebackhide__ = True
     args = (scenario, engines, quantities, reference, algorithm, sets, options)
@@ -404,16 +391,13 @@ def assert_matches_closed_form(
 ) -> list[dict[str, Any]]:
     """Assert that ``engines`` match the closed forms within ``tolerance``.
 
-    :func:`assert_layers_agree` with ``reference="closed-form"``. Values for which no
-    closed form applies (see :func:`predict_scenario`) are shown but not judged; if none
-    of the requested values has a closed form, that is an error (the check could not fail).
+    :func:`assert_layers_agree` with ``reference="closed-form"``; values with no closed form
+    are shown but not judged.
 
     Raises
     ------
     LayersDisagree
-        As :func:`assert_layers_agree`; when two or more engines all miss the closed form
-        the same way and agree with each other, the message names the closed form as the
-        layer that is off.
+        As :func:`assert_layers_agree`.
     ValueError
         No requested quantity has a closed form on this scenario.
     """
