@@ -40,12 +40,6 @@ def route_sums(ptr: IntArray, idx: IntArray, values: FloatArray) -> FloatArray:
     n = ptr.size - 1
     lengths = np.diff(ptr)
     longest = int(lengths.max(initial=0))
-    if n and longest and int(lengths.min()) == longest:  # routes of one length: one gather
-        v = values[idx.reshape(n, longest)]
-        out = v[:, 0] + 0.0  # 0 + the first, as sum() starts
-        for k in range(1, longest):
-            out = out + v[:, k]
-        return out
     out = np.zeros(n)
     for k in range(longest):
         has = lengths > k
