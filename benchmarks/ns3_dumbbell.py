@@ -493,18 +493,10 @@ def ns3_config(
     }
 
 
-def run_ns3(
-    py3: str,
-    sc: Any,
-    tcp: str,
-    interval: float,
-    sack: bool = False,
-    jitter: float = 0.0,
-    seed: int = 1,
-    rules: tuple[str, ...] = (),
-) -> dict[str, Any]:
-    """ns-3's per-flow figures on ``sc``: cumulative deliveries per interval, loss events."""
-    cfg = ns3_config(sc, tcp, interval, sack, jitter, seed, rules)
+def run_ns3(py3: str, sc: Any, tcp: str, interval: float, **options: Any) -> dict[str, Any]:
+    """ns-3's per-flow figures on ``sc``: cumulative deliveries per interval, loss events
+    (``options``: :func:`ns3_config`'s ``sack``, ``jitter``, ``seed``, ``rules``)."""
+    cfg = ns3_config(sc, tcp, interval, **options)
     program = f"VEGAS_RULES = {VEGAS_RULES!r}\n" + NS3_PROGRAM
     out = subprocess.run([py3, "-c", program, json.dumps(cfg)], capture_output=True, text=True)
     lines = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
@@ -692,7 +684,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.ns3_jitter:
             label += f" jitter {args.ns3_jitter:g} s"
         rows[label] = run_ns3(
-            py3, sc, tcp, args.interval, args.ns3_sack, args.ns3_jitter, args.seed, rules
+            py3,
+            sc,
+            tcp,
+            args.interval,
+            sack=args.ns3_sack,
+            jitter=args.ns3_jitter,
+            seed=args.seed,
+            rules=rules,
         )
     label = "packet" + (f" overhead {args.send_overhead:g} s" if args.send_overhead else "")
     if not args.no_packet:
