@@ -76,6 +76,14 @@ def _fraction(res: Any, flow: int, t0: float, t1: float) -> float:
     return float(np.median(w - np.floor(w)))
 
 
+def _readings_before_tops(res: Any, flow: int, t0: float, t1: float) -> Any:
+    """Δ read in the round before each top of the flow's cycle (its last +1 decision)."""
+    log = res.rounds[flow]
+    t, w, d = (np.asarray(a) for a in (log.time_s, log.window_pkts, log.delta_pkts))
+    tops = [i for i in range(1, len(t) - 1) if t0 <= t[i] < t1 and w[i - 1] < w[i] > w[i + 1]]
+    return d[np.asarray(tops) - 1]
+
+
 @pytest.fixture(scope="module")
 def packets() -> Any:
     return _packets(whole=False)
@@ -96,6 +104,9 @@ def test_packet_window_fractions_shrink_and_the_flows_split_again(packets: Any) 
     t, w = np.asarray(log.time_s), np.asarray(log.window_pkts)
     assert w[(t > 10.0) & (t < 25.0)].max() < 108.0
     assert w[(t > 28.0) & (t < 40.0)].min() > 106.0
+    # flow 3's reading before its top climbs toward δ = 3 (2.53 at 15.0 s, 2.99 at 24.9 s)
+    before = _readings_before_tops(packets, 3, 14.8, 25.2)
+    assert before[-1] - before[0] > 0.3 and np.all(np.diff(before) > -0.01)
     # the last step sets the packets' time to equilibrium: 27.6 s
     tte = packets.summary.all_settled_time_s
     assert tte is not None and 26.0 < tte < 29.0
@@ -115,6 +126,8 @@ def test_fluid_time_agrees_with_packets_whose_windows_stay_whole(
     assert not _agree(fluid, default)
     for flow in range(N_FLOWS):
         assert _fraction(whole_packets, flow, 10.0, 26.0) == 0.0
+        # with whole windows every cycle reads the same (flow 0: 2.925, flow 3: 2.500)
+        assert np.ptp(_readings_before_tops(whole_packets, flow, 10.0, 40.0)) < 1e-3
 
 
 def test_whole_windows_reach_the_packets_final_split_sooner(
