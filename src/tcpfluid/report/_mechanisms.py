@@ -99,6 +99,18 @@ OVERFLOW_SHARE_CELLS: tuple[tuple[str, str, str | None], ...] = (
     ("fast-vegas", "5-15", "fast"),
     ("fast-vegas", "5-15", "vegas"),
 )
+#: Table 7's round-model cells where the report's packet cell agrees with the paper and the
+#: round model's agrees with the packet simulator run with the phase effect broken
+#: (``fluid-without-phase``): (pair, proportion, scheme or None for the spread of the shares)
+PHASE_FREE_CELLS: tuple[tuple[str, str, str | None], ...] = (
+    ("tcp-ho-reno", "15-5", None),
+    ("tcp-ho-reno", "10-10", "tcp-ho"),
+    ("tcp-ho-reno", "10-10", "reno"),
+    ("tcp-ho-reno", "5-15", "reno"),
+)
+#: Table 7's packet-simulator cell that the phase effect's switch-off turns from differing to
+#: agreeing with the paper (``fast-burst-timeouts``): (pair, proportion, scheme)
+FAST_BURST_TIMEOUT_CELLS: tuple[tuple[str, str, str], ...] = (("fast-tcp-ho", "10-10", "fast"),)
 #: Table 7's packet-simulator cells that ns-2's FAST agent's SACK recovery
 #: (``fast_recovery="ns2-fast"``, the report's setting) turns from differing to agreeing with
 #: the paper (``ns2-fast-sack``): (pair, proportion, scheme); the experiment's cells
@@ -114,7 +126,11 @@ NS2_FAST_CELLS: tuple[tuple[str, str, str], ...] = (
 def _friend(column: str, pair: str, proportion: str, scheme: str | None) -> Scope:
     """A ho-friendliness scope: one column, one mix, its spread (``scheme`` None) or one
     scheme's mean throughput (rows are named after the first scheme of the pair)."""
-    first = ALGORITHM_NAMES[pair.split("-", 1)[0]]
+    first = next(  # the longest law name the pair starts with ("tcp-ho-reno": TCP-Ho)
+        ALGORITHM_NAMES[a]
+        for a in sorted(ALGORITHM_NAMES, key=len, reverse=True)
+        if pair.startswith(f"{a}-")
+    )
     mix = {"pair": (pair,), "proportion": (proportion,)}
     if scheme is None:
         quantity = "spread of the 20 flows' shares (std/mean), 10–60 s"
@@ -303,6 +319,14 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "validation/test_ho_table7_overflow_share.py::"
         "test_table_7_fast_cells_agree_with_the_packets_when_overflows_fall_on_the_growth",
         *(_friend(ROUNDS, *cell) for cell in OVERFLOW_SHARE_CELLS)),
+    _mechanism("fluid-without-phase",
+        "validation/test_ho_table7_overflow_share.py::"
+        "test_table_7_tcp_ho_round_model_cells_are_the_packets_without_the_phase_effect",
+        *(_friend(ROUNDS, *cell) for cell in PHASE_FREE_CELLS)),
+    _mechanism("fast-burst-timeouts",
+        "validation/test_ho_table7_mechanisms.py::"
+        "test_table_7_fast_mean_beside_tcp_ho_agrees_once_random_send_times_break_the_phase_effect",
+        *(_friend(PACKET, *cell) for cell in FAST_BURST_TIMEOUT_CELLS)),
     _mechanism("hybrid-growth-share-carry",
         "validation/test_ho_table5_reno_growth_share.py::"
         "test_the_hybrids_reno_utilization_agrees_when_overflows_are_shared_in_proportion",
