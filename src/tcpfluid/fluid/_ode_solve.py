@@ -17,17 +17,18 @@ from ..algorithms._common import backlog
 from ..algorithms.base import OdeForm
 from ..metrics import FlowRecord, bandwidth_changes, law_settle_band
 from ..path import Path
+from ..queueing import RedParameters
 from ._ode_types import (
     ODE_LAWS,
     OdeFlow,
     OdeResult,
     OdeSummary,
-    RedQueue,
     _cross_traffic,
     _form,
     _time,
     _unit,
     check_solver,
+    checked_red,
     window_metrics,
 )  # fmt: skip
 
@@ -53,7 +54,7 @@ class _Model:
         capacity_pps: float,
         buffer_pkts: float,
         reverse_pps: float,
-        red: RedQueue | None,
+        red: RedParameters | None,
         switch_width_pkts: float,
         droptail_width_pkts: float,
         max_rhs_evals: int,
@@ -79,7 +80,7 @@ class _Model:
             self.forms.append((fm, mask))
         self.C, self.B, self.Cr, self.red = capacity_pps, buffer_pkts, reverse_pps, red
         self.eps, self.eps_b = switch_width_pkts, droptail_width_pkts
-        self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
+        self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.w_q)
         self.active = np.ones((n, 1), dtype=bool)
         self.cross_pps, self.budget, self.nfev = 0.0, max_rhs_evals, 0
         # state layout: per flow window, BaseRTT error, delivered, lost; the queue, its RED
@@ -197,7 +198,7 @@ def simulate_ode(
     *,
     t_end_s: Any,
     n_points: int = 1001,
-    red: RedQueue | None = None,
+    red: RedParameters | None = None,
     switch_width_pkts: float = 0.1,
     droptail_width_pkts: float = 1.0,
     measure_from_s: Any = None,
@@ -223,7 +224,7 @@ def simulate_ode(
     n_points
         Evenly spaced output samples over ``[0, t_end_s]``.
     red
-        :class:`RedQueue` for a RED gateway (MGT model); ``None``: drop-tail.
+        :func:`RedQueue` for a RED gateway (MGT model); ``None``: drop-tail.
     switch_width_pkts
         Width ε of the ramp replacing Vegas's ±1 sign; a delay-based flow needs α = 0 or
         α >= ε.
@@ -258,8 +259,7 @@ def simulate_ode(
     if t_end <= 0:
         raise ValueError(f"t_end_s must be > 0 s, got {t_end_s!r}")
     n_points = check_int("n_points", n_points, minimum=2)
-    if red is not None and not isinstance(red, RedQueue):
-        raise TypeError(f"red must be a RedQueue or None, got {red!r}")
+    red = checked_red(red)
     eps, eps_b, rtol, atol, max_step, budget = check_solver(
         switch_width_pkts, droptail_width_pkts, method, rtol, atol, max_step_s, max_rhs_evals
     )
@@ -435,7 +435,7 @@ def _result_fields(
     t: FloatArray,
     Y: FloatArray,
     active: NDArray[np.bool_],
-    red: RedQueue | None,
+    red: RedParameters | None,
     capacity: float,
 ) -> dict[str, Any]:
     """The :class:`OdeResult` fields computed from the integrated states."""
