@@ -311,16 +311,15 @@ class ControlLaw(ABC):
         replaced by the alias (α = β as Enhanced Vegas's δ; ValueError if they differ)."""
         out = dict(params)
         for p in cls.parameters:
-            given = {t: out.pop(t) for t in p.sets if t in out}
-            if not given or p.name in out:
-                out.update(given)
-                continue
-            if len({float(v) for v in given.values()}) > 1:
-                listing = ", ".join(f"{t}={v!r}" for t, v in given.items())
-                raise ValueError(
-                    f"{cls.name} needs {' == '.join(p.sets)} (its {p.name}), got {listing}"
-                )
-            out[p.name] = next(iter(given.values()))
+            given = {t: out[t] for t in p.sets if t in out}
+            if given and p.name not in out:
+                if len({float(v) for v in given.values()}) > 1:
+                    listing = ", ".join(f"{t}={v!r}" for t, v in given.items())
+                    raise ValueError(
+                        f"{cls.name} needs {' == '.join(p.sets)} (its {p.name}), got {listing}"
+                    )
+                out = {k: v for k, v in out.items() if k not in given}
+                out[p.name] = next(iter(given.values()))
         return out
 
     @classmethod

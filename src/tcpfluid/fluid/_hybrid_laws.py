@@ -19,14 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _numba_cache
-from ..algorithms.base import (
-    LOSS_BURST_TIMEOUT,
-    SENDER_DEFAULTS,
-    ControlLaw,
-    RoundSample,
-    _runs_rule,
-    loss_kind,
-)
+from ..algorithms.base import LOSS_BURST_TIMEOUT, ControlLaw, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ..metrics._settling import law_band
 from . import _hybrid_kernel as K
@@ -344,7 +337,7 @@ class _Laws:
             for j in ix.tolist():
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
                 self.bands[j] = law_band(lw)
-                self.fine[j] = getattr(lw, "sender", SENDER_DEFAULTS).fine_retransmit
+                self.fine[j] = getattr(lw, "sender", ControlLaw.sender).fine_retransmit
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         #: each flow's first action and its law's phase when it starts
         self.init_cwnd, self.init_incr, self.init_cap, self.init_phase = np.empty((4, n))

@@ -24,12 +24,12 @@ from ._ode_types import (
     OdeFlow,
     OdeResult,
     OdeSummary,
+    RedQueue,
     _cross_traffic,
     _form,
     _time,
     _unit,
     check_solver,
-    checked_red,
     window_metrics,
 )  # fmt: skip
 
@@ -306,6 +306,16 @@ def _check_flows(flows: OdeFlow | Sequence[OdeFlow]) -> tuple[OdeFlow, ...]:
                 "(tcpfluid.fluid.simulate_hybrid, or simulate_scenario_ode)"
             )
     return flows
+
+
+def checked_red(red: Any) -> RedParameters | None:
+    """``red`` (``None`` or :class:`~tcpfluid.queueing.RedParameters`) checked as
+    :func:`RedQueue` checks its arguments (TypeError for anything else)."""
+    if red is None:
+        return None
+    if not isinstance(red, RedParameters):
+        raise TypeError(f"red must be a RedQueue or None, got {red!r}")
+    return RedQueue(red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, red.gentle)
 
 
 def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:

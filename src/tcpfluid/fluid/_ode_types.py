@@ -234,16 +234,6 @@ def RedQueue(
     )
 
 
-def checked_red(red: Any) -> RedParameters | None:
-    """``red`` (``None`` or :class:`~tcpfluid.queueing.RedParameters`) checked as
-    :func:`RedQueue` checks its arguments (TypeError for anything else)."""
-    if red is None:
-        return None
-    if not isinstance(red, RedParameters):
-        raise TypeError(f"red must be a RedQueue or None, got {red!r}")
-    return RedQueue(red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, red.gentle)
-
-
 @dataclass(frozen=True)
 class OdeSummary:
     """Metrics of an ODE run, averaged over ``[measure_from_s, measure_to_s]``.

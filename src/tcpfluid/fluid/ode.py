@@ -23,17 +23,8 @@ from ..path import Path
 from ..queueing import RedParameters
 from ..scenarios import Scenario
 from ._hybrid_inputs import small_pages
-from ._ode_solve import loss_totals, simulate_ode
-from ._ode_types import (
-    ODE_LAWS,
-    OdeFlow,
-    OdeResult,
-    OdeSummary,
-    RedQueue,
-    _time,
-    checked_red,
-    window_metrics,
-)
+from ._ode_solve import checked_red, loss_totals, simulate_ode
+from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time, window_metrics
 
 __all__ = [
     "ODE_LAWS",
