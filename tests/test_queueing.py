@@ -52,16 +52,16 @@ def test_red_queue_is_red_parameters() -> None:
     red = RedQueue(min_th_pkts=5, max_th_pkts=15, max_p=0.1, weight=0.01, gentle=True)
     assert isinstance(red, RedParameters)
     assert (red.w_q, red.weight) == (0.01, 0.01)
-    assert red == red_parameters(
+    assert red.parameters() == red_parameters(
         {"min_th": 5, "max_th": 15, "max_p": 0.1, "w_q": 0.01, "gentle": True}
     )
+    assert RedQueue.from_parameters(red.parameters()) == red
     # hand (gentle): 0.1 + 0.9 (22.5 - 15) / 15 = 0.55
     assert float(red.probability(22.5)) == pytest.approx(0.55)
-    # the fluid models' defaults: the thesis's thresholds, RED_DEFAULTS for the rest
     assert RedQueue().to_dict() == {
-        "min_th": 15.0,
-        "max_th": 45.0,
+        "min_th_pkts": 15.0,
+        "max_th_pkts": 45.0,
         "max_p": 0.1,
-        "w_q": 0.002,
+        "weight": 0.002,
         "gentle": False,
     }

@@ -69,12 +69,6 @@ class RedParameters:
         """The link-level keys (``min_th``, ``max_th``, ``max_p``, ``w_q``, ``gentle``)."""
         return dict(zip(RED_KEYS, astuple(self), strict=True))
 
-    @property
-    def weight(self) -> float:
-        """The averaging weight per arrival (:attr:`w_q`; :func:`tcpfluid.fluid.ode.RedQueue`'s
-        name)."""
-        return self.w_q
-
     def probability(self, avg_queue_pkts: Any) -> NDArray[np.float64]:
         """:func:`red_drop_probability` at the averaged queue ``avg_queue_pkts``."""
         return red_drop_probability(avg_queue_pkts, self)

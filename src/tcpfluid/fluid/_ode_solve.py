@@ -18,7 +18,6 @@ from ..algorithms.base import OdeForm
 from ..algorithms.registry import law_class
 from ..metrics import FlowRecord, bandwidth_changes, law_settle_band
 from ..path import Path
-from ..queueing import RedParameters
 from ._ode_types import (
     ODE_LAWS,
     OdeFlow,
@@ -55,7 +54,7 @@ class _Model:
         capacity_pps: float,
         buffer_pkts: float,
         reverse_pps: float,
-        red: RedParameters | None,
+        red: RedQueue | None,
         switch_width_pkts: float,
         droptail_width_pkts: float,
         max_rhs_evals: int,
@@ -81,7 +80,7 @@ class _Model:
             self.forms.append((fm, mask))
         self.C, self.B, self.Cr, self.red = capacity_pps, buffer_pkts, reverse_pps, red
         self.eps, self.eps_b = switch_width_pkts, droptail_width_pkts
-        self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.w_q)
+        self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
         self.active = np.ones((n, 1), dtype=bool)
         self.cross_pps, self.budget, self.nfev = 0.0, max_rhs_evals, 0
         # state layout: per flow window, BaseRTT error, delivered, lost; the queue, its RED
@@ -199,7 +198,7 @@ def simulate_ode(
     *,
     t_end_s: Any,
     n_points: int = 1001,
-    red: RedParameters | None = None,
+    red: RedQueue | None = None,
     switch_width_pkts: float = 0.1,
     droptail_width_pkts: float = 1.0,
     measure_from_s: Any = None,
@@ -225,7 +224,7 @@ def simulate_ode(
     n_points
         Evenly spaced output samples over ``[0, t_end_s]``.
     red
-        :func:`RedQueue` for a RED gateway (MGT model); ``None``: drop-tail.
+        :class:`RedQueue` for a RED gateway (MGT model); ``None``: drop-tail.
     switch_width_pkts
         Width ε of the ramp replacing Vegas's ±1 sign; a delay-based flow needs α = 0 or
         α >= ε.
@@ -260,7 +259,8 @@ def simulate_ode(
     if t_end <= 0:
         raise ValueError(f"t_end_s must be > 0 s, got {t_end_s!r}")
     n_points = check_int("n_points", n_points, minimum=2)
-    red = checked_red(red)
+    if red is not None and not isinstance(red, RedQueue):
+        raise TypeError(f"red must be a RedQueue or None, got {red!r}")
     eps, eps_b, rtol, atol, max_step, budget = check_solver(
         switch_width_pkts, droptail_width_pkts, method, rtol, atol, max_step_s, max_rhs_evals
     )
@@ -448,7 +448,7 @@ def _result_fields(
     t: FloatArray,
     Y: FloatArray,
     active: NDArray[np.bool_],
-    red: RedParameters | None,
+    red: RedQueue | None,
     capacity: float,
 ) -> dict[str, Any]:
     """The :class:`OdeResult` fields computed from the integrated states."""

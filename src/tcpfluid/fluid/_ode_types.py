@@ -1,4 +1,4 @@
-"""Inputs and results of the continuous-time models: :class:`OdeFlow`, :func:`RedQueue`,
+"""Inputs and results of the continuous-time models: :class:`OdeFlow`, :class:`RedQueue`,
 :class:`OdeSummary`, :class:`OdeResult` (the problem side of :mod:`tcpfluid.fluid.ode`)."""
 
 from __future__ import annotations
@@ -195,16 +195,10 @@ class OdeFlow:
         return fields_dict(self, names, none_inf=("stop_s", "max_window_pkts"))
 
 
-def RedQueue(
-    min_th_pkts: float = 15.0,
-    max_th_pkts: float = 45.0,
-    max_p: float = RED_DEFAULTS["max_p"],
-    weight: float = RED_DEFAULTS["w_q"],
-    gentle: bool = RED_DEFAULTS["gentle"],
-) -> RedParameters:
-    """A RED gateway (Floyd and Jacobson; thesis ch. 2 §6) for the fluid models: the
-    :class:`tcpfluid.queueing.RedParameters` of the names and defaults below, checked; its
-    drop probability is :func:`tcpfluid.queueing.red_drop_probability`.
+class RedQueue(RedParameters):
+    """A RED gateway (Floyd and Jacobson; thesis ch. 2 §6) for the fluid models: a
+    :class:`tcpfluid.queueing.RedParameters` built, and checked, with the names and
+    defaults below; its drop probability is :func:`tcpfluid.queueing.red_drop_probability`.
 
     Parameters
     ----------
@@ -213,25 +207,64 @@ def RedQueue(
     max_p
         Marking probability at ``max_th`` (default :data:`tcpfluid.queueing.RED_DEFAULTS`).
     weight
-        EWMA weight per packet arrival, in ``(0, 1)`` (:attr:`RedParameters.w_q`).
+        EWMA weight per packet arrival, in ``(0, 1)`` (:attr:`w_q`).
     gentle
         ``False``: every packet is dropped once the average exceeds ``max_th`` (a ramp from
         ``max_p`` to 1 over one packet in the classical model); ``True``: the probability
         rises linearly from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
     """
-    lo = check_nonnegative("min_th_pkts", min_th_pkts)
-    hi = check_positive("max_th_pkts", max_th_pkts)
-    if hi <= lo:
-        raise ValueError(f"max_th_pkts must be > min_th_pkts={lo!r}, got {max_th_pkts!r}")
-    if not isinstance(gentle, bool):
-        raise TypeError(f"gentle must be a bool, got {gentle!r}")
-    return RedParameters(
-        lo,
-        hi,
-        max_p=check_range("max_p", max_p, 0.0, 1.0, lo_open=True),
-        w_q=check_range("weight", weight, 0.0, 1.0, lo_open=True, hi_open=True),
-        gentle=gentle,
-    )
+
+    def __init__(
+        self,
+        min_th_pkts: float = 15.0,
+        max_th_pkts: float = 45.0,
+        max_p: float = RED_DEFAULTS["max_p"],
+        weight: float = RED_DEFAULTS["w_q"],
+        gentle: bool = RED_DEFAULTS["gentle"],
+    ) -> None:
+        lo = check_nonnegative("min_th_pkts", min_th_pkts)
+        hi = check_positive("max_th_pkts", max_th_pkts)
+        if hi <= lo:
+            raise ValueError(f"max_th_pkts must be > min_th_pkts={lo!r}, got {max_th_pkts!r}")
+        if not isinstance(gentle, bool):
+            raise TypeError(f"gentle must be a bool, got {gentle!r}")
+        super().__init__(
+            lo,
+            hi,
+            max_p=check_range("max_p", max_p, 0.0, 1.0, lo_open=True),
+            w_q=check_range("weight", weight, 0.0, 1.0, lo_open=True, hi_open=True),
+            gentle=gentle,
+        )
+
+    @property
+    def weight(self) -> float:
+        """The averaging weight per arrival (:attr:`w_q`)."""
+        return self.w_q
+
+    def __repr__(self) -> str:
+        return (
+            f"RedQueue(min_th_pkts={self.min_th_pkts!r}, max_th_pkts={self.max_th_pkts!r}, "
+            f"max_p={self.max_p!r}, weight={self.w_q!r}, gentle={self.gentle!r})"
+        )
+
+    def parameters(self) -> RedParameters:
+        """The same gateway as a plain :class:`tcpfluid.queueing.RedParameters`."""
+        return RedParameters(
+            self.min_th_pkts, self.max_th_pkts, max_p=self.max_p, w_q=self.w_q,
+            gentle=self.gentle,
+        )  # fmt: skip
+
+    @classmethod
+    def from_parameters(cls, red: RedParameters) -> RedQueue:
+        """The fluid models' view of a link's RED parameters (:mod:`tcpfluid.queueing`),
+        checked by this constructor."""
+        if isinstance(red, cls):
+            return red
+        return cls(red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, red.gentle)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number description (the constructor's names)."""
+        return fields_dict(self, ("min_th_pkts", "max_th_pkts", "max_p", "weight", "gentle"))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from scipy.optimize import brentq
 
 from .._json import FieldsDict
 from .._validation import as_float_array, check_positive
-from ..queueing import RedParameters
+from .ode import RedQueue
 
 __all__ = [
     "LowEquilibrium",
@@ -181,7 +181,7 @@ def reno_equilibrium(
     capacity_pps: float,
     *,
     buffer_pkts: float = math.inf,
-    red: RedParameters | None = None,
+    red: RedQueue | None = None,
     droptail_width_pkts: float = 1.0,
 ) -> RenoEquilibrium:
     """Equilibrium of Reno flows in the ODE model over drop-tail or RED.
@@ -203,7 +203,7 @@ def reno_equilibrium(
     C = check_positive("capacity_pps", capacity_pps)
     B = check_positive("buffer_pkts", buffer_pkts, allow_inf=True)
     eps = check_positive("droptail_width_pkts", droptail_width_pkts)
-    if red is not None and not isinstance(red, RedParameters):
+    if red is not None and not isinstance(red, RedQueue):
         raise TypeError(f"red must be a RedQueue or None, got {red!r}")
     if red is None and math.isinf(B):
         raise ValueError(

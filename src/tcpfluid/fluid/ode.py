@@ -20,7 +20,6 @@ from .._validation import check_choice, check_int
 from ..algorithms._common import backlog
 from ..analytic import jain_index
 from ..path import Path
-from ..queueing import RedParameters
 from ..scenarios import Scenario
 from ._hybrid_inputs import small_pages
 from ._ode_solve import checked_red, loss_totals, simulate_ode
@@ -47,13 +46,13 @@ class OdeProblem:
     """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates.
 
     One :class:`OdeFlow` per flow (its own propagation RTT, the Quick Vegas paper eq. 5),
-    the shared bottleneck with its ACK-path bottleneck if any, :func:`RedQueue` for a RED
+    the shared bottleneck with its ACK-path bottleneck if any, :class:`RedQueue` for a RED
     bottleneck, the CBR sources crossing it as ``(rate_pps, start_s, stop_s)``, the
     duration (s)."""
 
     flows: tuple[OdeFlow, ...]
     path: Path
-    red: RedParameters | None
+    red: RedQueue | None
     cross_traffic: tuple[tuple[float, float, float], ...]
     duration_s: float
 
@@ -131,7 +130,7 @@ def _problem_of(view: Any) -> OdeProblem:
     return OdeProblem(
         flows=tuple(flows),
         path=view.path,
-        red=checked_red(view.red),
+        red=None if view.red is None else RedQueue.from_parameters(view.red),
         cross_traffic=tuple((c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic),
         duration_s=float(view.duration_s),
     )
