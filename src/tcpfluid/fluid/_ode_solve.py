@@ -308,16 +308,6 @@ def _check_flows(flows: OdeFlow | Sequence[OdeFlow]) -> tuple[OdeFlow, ...]:
     return flows
 
 
-def checked_red(red: Any) -> RedParameters | None:
-    """``red`` (``None`` or :class:`~tcpfluid.queueing.RedParameters`) checked as
-    :func:`RedQueue` checks its arguments (TypeError for anything else)."""
-    if red is None:
-        return None
-    if not isinstance(red, RedParameters):
-        raise TypeError(f"red must be a RedQueue or None, got {red!r}")
-    return RedQueue(red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, red.gentle)
-
-
 def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:
     """The ramped sign of width ``eps`` must resolve every delay-based flow's α: α = 0
     (no increase while any backlog exists, exact since Δ >= 0) or α >= ``eps``. The

@@ -22,7 +22,7 @@ from ..analytic import jain_index
 from ..path import Path
 from ..scenarios import Scenario
 from ._hybrid_inputs import small_pages
-from ._ode_solve import checked_red, loss_totals, simulate_ode
+from ._ode_solve import loss_totals, simulate_ode
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time, window_metrics
 
 __all__ = [
