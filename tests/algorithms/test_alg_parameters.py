@@ -78,6 +78,14 @@ def test_enhanced_vegas_delta_sets_alpha_and_beta() -> None:
         "beta": 2.0,
     }
     assert expand_aliases("vegas", {"alpha": 1.0}) == {"alpha": 1.0}
+    # the other way: α = β given without δ are δ; unequal ones are an error
+    assert EnhancedVegas.fold_aliases({"alpha": 2.0, "beta": 2.0, "gamma": 1.0}) == {
+        "gamma": 1.0,
+        "delta": 2.0,
+    }
+    assert EnhancedVegas.fold_aliases({"delta": 2.0}) == {"delta": 2.0}
+    with pytest.raises(ValueError, match=r"alpha == beta \(its delta\), got alpha=2.0, beta=3.0"):
+        EnhancedVegas.fold_aliases({"alpha": 2.0, "beta": 3.0})
     law = EnhancedVegas(delta=2.5)
     assert law.params() == {"delta": 2.5, "gamma": 1.0, "initial_window": 2.0}
 

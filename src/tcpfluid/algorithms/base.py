@@ -291,10 +291,35 @@ class ControlLaw(ABC):
         then each alias's value under the names it sets (TypeError: an undeclared keyword or
         a wrong type; ValueError: out of range)."""
         cls._check_parameter_names(params)
-        out = {p.name: p.check(params.get(p.name, p.default)) for p in cls.parameters}
+        return cls.expand_aliases(
+            {p.name: p.check(params.get(p.name, p.default)) for p in cls.parameters}
+        )
+
+    @classmethod
+    def expand_aliases(cls, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` with each alias's value also under the parameters it sets
+        (:attr:`Parameter.sets`: Enhanced Vegas's δ as α = β = δ)."""
+        out = dict(params)
         for p in cls.parameters:
-            for target in p.sets:
-                out[target] = out[p.name]
+            for target in p.sets if p.name in params else ():
+                out[target] = params[p.name]
+        return out
+
+    @classmethod
+    def fold_aliases(cls, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` with the parameters an alias sets, when given without the alias,
+        replaced by the alias (α = β as Enhanced Vegas's δ; ValueError if they differ)."""
+        out = dict(params)
+        for p in cls.parameters:
+            given = {t: out[t] for t in p.sets if t in out}
+            if given and p.name not in out:
+                if len({float(v) for v in given.values()}) > 1:
+                    listing = ", ".join(f"{t}={v!r}" for t, v in given.items())
+                    raise ValueError(
+                        f"{cls.name} needs {' == '.join(p.sets)} (its {p.name}), got {listing}"
+                    )
+                out = {k: v for k, v in out.items() if k not in given}
+                out[p.name] = next(iter(given.values()))
         return out
 
     @classmethod

@@ -77,13 +77,9 @@ def scenario_parameter_keys() -> tuple[str, ...]:
 def expand_aliases(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """``params`` of law ``name`` with each alias's value also under the parameters it
     sets (:attr:`Parameter.sets`): ``{"delta": 2}`` of ``"enhanced-vegas"`` gives
-    ``{"delta": 2, "alpha": 2, "beta": 2}``; other laws' parameters come back as given."""
-    out = dict(params)
-    for p in parameter_declarations(name):
-        if p.sets and p.name in params:
-            for target in p.sets:
-                out[target] = params[p.name]
-    return out
+    ``{"delta": 2, "alpha": 2, "beta": 2}``; other laws' parameters come back as given
+    (:meth:`ControlLaw.expand_aliases`)."""
+    return law_class(name).expand_aliases(params)
 
 
 def get_law(name: str, **params: Any) -> ControlLaw:

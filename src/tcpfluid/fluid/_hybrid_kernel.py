@@ -906,12 +906,7 @@ def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-unt
             break
         left = ff[j, F_RUN_LEFT]
         if left > 0.0:
-            x = min(send[j], over, left)
-            drops[j] += x
-            send[j] -= x
-            dropped += x
-            over -= x
-            ff[j, F_RUN_LEFT] = left - x
+            dropped, over = _run_take(ff, send, drops, j, left, dropped, over)
     while over > 1e-12:
         best = -1
         c = -np.inf
@@ -924,13 +919,20 @@ def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-unt
         ff[best, F_CREDIT] -= g[G_CREDIT_ADDED]
         g[G_CREDIT_ADDED] = 0.0
         run = max(ff[best, F_GROWTH + int(ff[best, F_ROUND_NO]) % 3], 1.0)
-        x = min(send[best], over, run)
-        drops[best] += x
-        send[best] -= x
-        dropped += x
-        over -= x
-        ff[best, F_RUN_LEFT] = run - x
+        dropped, over = _run_take(ff, send, drops, best, run, dropped, over)
     return over, dropped, xc
+
+
+@njit(inline="always", **_JIT)
+def _run_take(ff, send, drops, j, run, dropped, over):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s run of ``run`` packets takes what the flow sends, up to the overflow
+    ``over`` (:func:`_overflow_runs`), and keeps what it has left; returns the packets
+    dropped and the overflow left after it."""
+    x = min(send[j], over, run)
+    drops[j] += x
+    send[j] -= x
+    ff[j, F_RUN_LEFT] = run - x
+    return dropped + x, over - x
 
 
 @njit(**_JIT)

@@ -324,6 +324,9 @@ class _Laws:
         self.names = [""] * n
         #: each flow's settling band: its law's own limit-cycle amplitude
         self.bands = [0.0] * n
+        #: each flow's sender: Vegas's fine-grained retransmission check (its law's
+        #: :attr:`~tcpfluid.algorithms.base.ControlLaw.sender`, as the packet simulator's)
+        self.fine = np.ones(n, dtype=bool)
         #: each flow's group and its position in the group's state arrays (the groups'
         #: flows in increasing order, so the positions of flows in order are in order)
         self.group_of = np.zeros(n, dtype=np.intp)
@@ -334,6 +337,7 @@ class _Laws:
             for j in ix.tolist():
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
                 self.bands[j] = law_band(lw)
+                self.fine[j] = getattr(lw, "sender", ControlLaw.sender).fine_retransmit
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         #: each flow's first action and its law's phase when it starts
         self.init_cwnd, self.init_incr, self.init_cap, self.init_phase = np.empty((4, n))

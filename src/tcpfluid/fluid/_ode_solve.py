@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from .._validation import check_int
 from ..algorithms._common import backlog
 from ..algorithms.base import OdeForm
+from ..algorithms.registry import law_class
 from ..metrics import FlowRecord, bandwidth_changes, law_settle_band
 from ..path import Path
 from ._ode_types import (
@@ -313,8 +314,10 @@ def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:
     refusal names the law's own parameter (``alpha``; Enhanced Vegas's ``delta``)."""
     for i, f in enumerate(flows):
         a = f.alpha_pkts
-        if f.law in ("vegas", "enhanced-vegas", "fast") and 0.0 < a < eps:
-            user = "delta" if f.law == "enhanced-vegas" else "alpha"
+        # the parameter the law declares for α: its own, or the alias that sets it
+        names = [p.name for p in law_class(f.law).parameters if "alpha" in (p.name, *p.sets)]
+        user = names[0] if names else None
+        if user is not None and 0.0 < a < eps:
             raise ValueError(
                 f"flows[{i}] ({f.law}): {user}={a!r} (alpha_pkts of the classical model) is "
                 f"below switch_width_pkts={eps!r}: the classical model's ramped sign cannot "

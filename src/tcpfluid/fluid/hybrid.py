@@ -168,8 +168,7 @@ def _initial_state(
     # the loss rule (:func:`~._hybrid_kernel._loss_timer`): the retransmission timer's
     # ``timeout_loss_fraction`` (NaN: the packet sender's rule), floor, initial value and
     # ceiling, and each flow's duplicate ACKs that start a retransmission
-    fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
-    dupacks = np.where(fine, 1.0, DUPACK_THRESHOLD)
+    dupacks = np.where(laws.fine, 1.0, DUPACK_THRESHOLD)
     timing = np.array([run.frac, opts["min_rto_s"], INITIAL_RTO_S, MAX_RTO_S])
     mark = opts["measure_from_s"]
     if not mark < run.t_end:
@@ -293,10 +292,6 @@ def _collect(
 
 #: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
 DUPACK_THRESHOLD = 3
-#: laws whose senders have no Vegas fine-grained check (the packet simulator's
-#: ``LAW_NAMES_WITHOUT_FINE_CHECK``): the others retransmit on the first duplicate ACK once
-#: the lost packet has waited longer than the RTO estimate (the Quick Vegas paper §3.1)
-LAWS_WITHOUT_FINE_CHECK = ("reno",)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:

@@ -58,27 +58,18 @@ class OdeProblem:
 
 
 def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
-    """Map registry parameters (``tcpfluid.algorithms``) to :class:`OdeFlow` fields."""
-    from ..algorithms import get_law
+    """Map registry parameters (``tcpfluid.algorithms``) to :class:`OdeFlow` fields (α = β
+    given for Enhanced Vegas are its δ: :meth:`ControlLaw.fold_aliases`)."""
+    from ..algorithms import law_class
 
-    p = dict(params)
-    if algorithm == "enhanced-vegas" and "delta" not in p and ("alpha" in p or "beta" in p):
-        a, b = p.pop("alpha", None), p.pop("beta", None)
-        if a is not None and b is not None and float(a) != float(b):
-            raise ValueError(
-                f"enhanced-vegas needs alpha == beta (its δ), got alpha={a!r}, beta={b!r}"
-            )
-        p["delta"] = a if a is not None else b
-    law = get_law(algorithm, **p)  # validates names and values, supplies the defaults
-    lp = law.params()
-    if algorithm == "vegas":
-        return {
-            "alpha_pkts": float(lp["alpha"]),
-            "beta_pkts": float(lp["beta"]),
-            "initial_window_pkts": float(law.initial_window),
-        }
-    if algorithm == "enhanced-vegas":
-        return {"alpha_pkts": float(lp["delta"]), "beta_pkts": float(lp["delta"])}
+    cls = law_class(algorithm)
+    law = cls(**cls.fold_aliases(params))  # validates names and values, supplies the defaults
+    lp = cls.expand_aliases(law.params())  # Enhanced Vegas's δ as α = β
+    if algorithm in ("vegas", "enhanced-vegas"):
+        out = {"alpha_pkts": float(lp["alpha"]), "beta_pkts": float(lp["beta"])}
+        if algorithm == "vegas":  # (Enhanced Vegas's flow starts at OdeFlow's window)
+            out["initial_window_pkts"] = float(law.initial_window)
+        return out
     if algorithm == "fast":
         return {"alpha_pkts": float(lp["alpha"]), "fast_gamma": float(lp["gamma"])}
     return {}
