@@ -500,6 +500,7 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     repeat = any(REPEAT in run["engines"] for run in runs)
     engines = (*FLUID_ENGINES, REPEAT) if repeat else FLUID_ENGINES
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    by_repeat: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     worst = []
     refused, failed = [], []
     for run in runs:
@@ -522,6 +523,13 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
                     counts[key][k] += 1
                 if c["verdict"] == "differ" and eng != REPEAT:
                     worst.append((c["score"], run["describe"], eng, c))
+        # the fluid verdicts where the repeat reproduced the packet run, and where not
+        again = {c["quantity"]: c["verdict"] for c in run["comparisons"].get(REPEAT, [])}
+        for eng in FLUID_ENGINES:
+            for c in run["comparisons"][eng]:
+                if {c["verdict"], again.get(c["quantity"])} <= {"agree", "differ"}:
+                    key = (eng, "*", f"repeat {again[c['quantity']]}s")
+                    by_repeat[key][c["verdict"] == "differ"] += 1
     worst.sort(key=lambda x: -x[0])
     return {
         "counts": counts,
@@ -529,6 +537,7 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "refused": refused,
         "failed": failed,
         "engines": engines,
+        "by_repeat": by_repeat,
     }
 
 
@@ -545,8 +554,8 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     c, engines = s["counts"], s["engines"]
     eng_head = ["", *engines]
 
-    def cell(key: tuple[str, str, str]) -> str:
-        a, d, n0, cap = c.get(key, [0, 0, 0, 0])
+    def cell(key: tuple[str, str, str], counts: dict[Any, list[int]] = c) -> str:
+        a, d, n0, cap = counts.get(key, [0, 0, 0, 0])
         extra = f"; {n0} neither" if n0 else ""
         extra += f"; {cap} capped" if cap else ""
         return _pct(a, a + d) + extra
@@ -603,6 +612,17 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
             ],
         )
     )
+    if REPEAT in engines:
+        out.append("")
+        out.append(f"Fluid agreement where {REPEAT!r} agrees with the packet run, and where not:")
+        rows = [f"repeat {v}s" for v in ("agree", "differ")]
+        by = s["by_repeat"]
+        out.append(
+            _table(
+                ["", *FLUID_ENGINES],
+                [[r, *(cell((e, "*", r), by) for e in FLUID_ENGINES)] for r in rows],
+            )
+        )
     out.append("")
     out.append(f"Refused runs ({len(s['refused'])}):")
     for d, e, m in s["refused"]:

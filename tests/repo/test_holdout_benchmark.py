@@ -161,6 +161,12 @@ def test_pool_judges_the_stored_runs_of_several_seeds_together(
     # the one seed that has it)
     assert share_row.split()[2:] == ["1/2", "(50", "%)", "2/2", "(100", "%)", "0/1", "(0", "%)"]
     assert "several flows, BDP/flow >= 4 pkts, buffer >= 0.5 BDP (2 scenarios)" in out
+    # the fluid verdicts of seed 2 split by the repeat's: it reproduces the packet run on
+    # the other three compared quantities (the fluid engines too), not on the shares (where
+    # the round model differs and the hybrid agrees)
+    by_repeat = out.split("and where not:")[1].splitlines()
+    assert by_repeat[3].split() == ["repeat", "agrees", "3/3", "(100", "%)", "3/3", "(100", "%)"]
+    assert by_repeat[4].split() == ["repeat", "differs", "0/1", "(0", "%)", "1/1", "(100", "%)"]
     with pytest.raises(SystemExit, match="not a hold-out --json output"):
         holdout.main(["--pool", str(tmp_path / "missing.json")])
 
