@@ -62,8 +62,10 @@ and not the other differs; one that exists in neither is counted apart ("neither
 Output: the tolerance table; agreement per engine, per quantity × engine, per law ×
 engine, per class (:data:`CLASSES`: one flow; several flows with windows and a buffer of
 some size; several flows with a few packets each or a small buffer) × quantity × engine,
-per regime × engine; the refused and failed runs; the worst comparisons (scenario,
-quantity, values).
+per regime × engine; with ``--packet-repeat``, the repeat as one more engine in each, and
+the fluid engines' agreement where the repeat agrees with the packet run and where not;
+the refused and failed runs; the fluid engines' worst comparisons (scenario, quantity,
+values).
 ``--json`` writes every scenario, value and comparison.
 """
 
