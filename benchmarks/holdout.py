@@ -1,7 +1,8 @@
 """Hold-out benchmark: the fluid engines against the packet simulator on seeded scenarios
 nobody tuned for.
 
-Run: ``python benchmarks/holdout.py [--seed 1] [--n 64] [--jobs N] [--json OUT]``;
+Run: ``python benchmarks/holdout.py [--seed 1] [--n 64] [--jobs N] [--json OUT]
+[--packet-repeat]``;
 ``python benchmarks/holdout.py --pool OUT1.json OUT2.json ...`` prints the tables over the
 stored runs of several seeds together (nothing is run again).
 
@@ -19,6 +20,22 @@ is not run again; ``--classical`` adds the classical continuous-time model); an 
 that refuses it (a ``ValueError``: a feature it does not model) is *refused*, listed
 apart, never counted as agreeing; one that raises anything else, or a ``ValueError``
 while its output is summarised, *failed*.
+
+The packet simulator's own reproducibility (``--packet-repeat``)
+----------------------------------------------------------------
+Flows that start together can end unequal in packets because of which first packet
+reaches the bottleneck first. ``--packet-repeat`` runs the packet simulator a second time
+on each scenario with every sender starting a seeded uniform delay after its flow's start
+or join (``start_delay_s``; the run's changes and summary keep the scenario's times), and
+judges it against the first packet run by the same rule and tolerances as a fluid engine,
+as the column :data:`REPEAT`: the agreement a deterministic model can reach where the
+outcome hangs on the first packets. It informs; no fluid count depends on it. The delays
+are below ``min(2 packet times of the bottleneck, 1 % of the shortest base RTT)``
+(:func:`start_delays`): the flows' first packets still meet at the bottleneck within two
+of its service slots, so only their order and phase change; no flow gains as much as a
+hundredth of a round (of a run of at least 40 rounds and 5 s), and real hosts' start-up
+times differ by far more. The simulator's seed is the first run's: RED's drops and the
+send overheads draw the same numbers.
 
 Durations
 ---------
@@ -45,8 +62,10 @@ and not the other differs; one that exists in neither is counted apart ("neither
 Output: the tolerance table; agreement per engine, per quantity × engine, per law ×
 engine, per class (:data:`CLASSES`: one flow; several flows with windows and a buffer of
 some size; several flows with a few packets each or a small buffer) × quantity × engine,
-per regime × engine; the refused and failed runs; the worst comparisons (scenario,
-quantity, values).
+per regime × engine; with ``--packet-repeat``, the repeat as one more engine in each, and
+the fluid engines' agreement where the repeat agrees with the packet run and where not;
+the refused and failed runs; the fluid engines' worst comparisons (scenario, quantity,
+values).
 ``--json`` writes every scenario, value and comparison.
 """
 
@@ -82,6 +101,13 @@ CLASSICAL = "ode-classical"
 _ENGINE_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
     CLASSICAL: ("ode", {"model": "classical"}),
 }
+#: the packet simulator again, its senders' starts jittered (module docstring), judged
+#: against the first packet run as a fluid engine is (``--packet-repeat``)
+REPEAT = "packet, start jitter"
+#: the bound of the start jitter: bottleneck packet times, and a fraction of the
+#: shortest base RTT (the smaller of the two)
+JITTER_PACKET_TIMES = 2.0
+JITTER_RTT_FRACTION = 0.01
 #: at most this many packets carried by the bottleneck in a run (its capacity × duration)
 PACKET_BUDGET = 25e6
 PACKET_BYTES = 1000.0
@@ -282,6 +308,26 @@ def _values(res: Any) -> dict[str, Any]:
     }
 
 
+def start_delays(case: Case) -> tuple[float, ...]:
+    """Each sender's start delay in the run :data:`REPEAT` (seeded by the scenario's seed
+    and index): uniform below ``min(JITTER_PACKET_TIMES packet times of the bottleneck,
+    JITTER_RTT_FRACTION x the shortest base RTT)``."""
+    sc = case.scenario
+    packet_s = 8.0 * sc.packet_size_bytes / sc.link("R1-R2").rate_bps
+    bound = min(JITTER_PACKET_TIMES * packet_s, JITTER_RTT_FRACTION * min(sc.base_rtts_s()))
+    rng = np.random.default_rng([case.seed, case.index, 1])
+    return tuple(rng.uniform(0.0, bound, len(sc.flows)).tolist())
+
+
+def engine_options(case: Case, eng: str) -> tuple[str, dict[str, Any]]:
+    """The engine that runs ``eng`` on ``case`` and its options."""
+    name, opts = {REPEAT: (PACKET, {}), **_ENGINE_RUNS}.get(eng, (eng, {}))
+    if name != PACKET:
+        return name, dict(opts)
+    delay = {"start_delay_s": start_delays(case)} if eng == REPEAT else {}
+    return name, {"seed": case.seed, **delay}
+
+
 def run_case(index: int, seed: int, engines: Sequence[str] | None = None) -> dict[str, Any]:
     """Draw scenario ``index`` and run it on the packet engine and ``engines`` (default
     :data:`FLUID_ENGINES`; one task of the pool)."""
@@ -297,8 +343,7 @@ def run_case(index: int, seed: int, engines: Sequence[str] | None = None) -> dic
     }
     for eng in (PACKET, *(FLUID_ENGINES if engines is None else engines)):
         t0 = time.process_time()
-        name, opts = _ENGINE_RUNS.get(eng, (eng, {}))
-        opts = {"seed": seed} if eng == PACKET else dict(opts)
+        name, opts = engine_options(case, eng)
         try:
             res = tcpfluid.simulate(case.scenario, name, **opts)
         except ValueError as exc:
@@ -329,8 +374,9 @@ def _rel(a: float, b: float) -> float:
 
 
 def compare(run: dict[str, Any], eng: str) -> list[dict[str, Any]]:
-    """The comparisons of engine ``eng`` against the packets on one scenario."""
-    pk, fl = run["engines"][PACKET], run["engines"][eng]
+    """The comparisons of engine ``eng`` against the packets on one scenario (none if it
+    was not run)."""
+    pk, fl = run["engines"][PACKET], run["engines"].get(eng, {"status": "not run"})
     if pk["status"] != "ok" or fl["status"] != "ok":
         return []
     p, f = pk["values"], fl["values"]
@@ -451,8 +497,12 @@ def regimes(spec: dict[str, Any], mixed: bool) -> list[str]:
 
 
 def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Agreement counts per engine, quantity and law; refused/failed runs; worst cases."""
+    """Agreement counts per engine (the fluid engines, and :data:`REPEAT` where a run has
+    it), quantity and law; refused/failed runs; the fluid engines' worst cases."""
+    repeat = any(REPEAT in run["engines"] for run in runs)
+    engines = (*FLUID_ENGINES, REPEAT) if repeat else FLUID_ENGINES
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    by_repeat: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     worst = []
     refused, failed = [], []
     for run in runs:
@@ -462,7 +512,7 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 refused.append((run["describe"], eng, r["message"]))
             elif r["status"] == "failed":
                 failed.append((run["describe"], eng, r["message"]))
-        for eng in FLUID_ENGINES:
+        for eng in engines:
             cmps = compare(run, eng)
             run.setdefault("comparisons", {})[eng] = cmps
             for c in cmps:
@@ -473,10 +523,24 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 keys += [(eng, c["quantity"], klass), (eng, "*", klass)]
                 for key in keys:
                     counts[key][k] += 1
-                if c["verdict"] == "differ":
+                if c["verdict"] == "differ" and eng != REPEAT:
                     worst.append((c["score"], run["describe"], eng, c))
+        # the fluid verdicts where the repeat reproduced the packet run, and where not
+        again = {c["quantity"]: c["verdict"] for c in run["comparisons"].get(REPEAT, [])}
+        for eng in FLUID_ENGINES:
+            for c in run["comparisons"][eng]:
+                if {c["verdict"], again.get(c["quantity"])} <= {"agree", "differ"}:
+                    key = (eng, "*", f"repeat {again[c['quantity']]}s")
+                    by_repeat[key][c["verdict"] == "differ"] += 1
     worst.sort(key=lambda x: -x[0])
-    return {"counts": counts, "worst": worst, "refused": refused, "failed": failed}
+    return {
+        "counts": counts,
+        "worst": worst,
+        "refused": refused,
+        "failed": failed,
+        "engines": engines,
+        "by_repeat": by_repeat,
+    }
 
 
 def _fmt(x: Any) -> str:
@@ -489,16 +553,18 @@ def _fmt(x: Any) -> str:
 
 def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> str:
     """The printed tables."""
-    c = s["counts"]
-    eng_head = ["", *FLUID_ENGINES]
+    c, engines = s["counts"], s["engines"]
+    eng_head = ["", *engines]
 
-    def cell(key: tuple[str, str, str]) -> str:
-        a, d, n0, cap = c.get(key, [0, 0, 0, 0])
+    def cell(key: tuple[str, str, str], counts: dict[Any, list[int]] = c) -> str:
+        a, d, n0, cap = counts.get(key, [0, 0, 0, 0])
         extra = f"; {n0} neither" if n0 else ""
         extra += f"; {cap} capped" if cap else ""
         return _pct(a, a + d) + extra
 
     out = ["Tolerances (fluid value against the packet value):"]
+    if REPEAT in engines:
+        out[0] += f" ({REPEAT}: the repeat's value against the first packet run's)"
     out.append(
         _table(
             ["quantity", "relative", "absolute", "reason"],
@@ -511,16 +577,14 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     out.append(f"shown, not judged: {', '.join(SHOWN)}")
     out.append("")
     out.append("Agreement per engine (agree/compared):")
-    out.append(_table(eng_head, [["all", *(cell((e, "*", "*")) for e in FLUID_ENGINES)]]))
+    out.append(_table(eng_head, [["all", *(cell((e, "*", "*")) for e in engines)]]))
     out.append("")
     out.append("Agreement per quantity:")
-    out.append(
-        _table(eng_head, [[q, *(cell((e, q, "*")) for e in FLUID_ENGINES)] for q in TOLERANCES])
-    )
+    out.append(_table(eng_head, [[q, *(cell((e, q, "*")) for e in engines)] for q in TOLERANCES]))
     out.append("")
     out.append("Agreement per law (the scenario's law; 'mixed': two laws):")
-    labels = [a for a in (*ALGORITHMS, "mixed") if any((e, "*", a) in c for e in FLUID_ENGINES)]
-    out.append(_table(eng_head, [[a, *(cell((e, "*", a)) for e in FLUID_ENGINES)] for a in labels]))
+    labels = [a for a in (*ALGORITHMS, "mixed") if any((e, "*", a) in c for e in engines)]
+    out.append(_table(eng_head, [[a, *(cell((e, "*", a)) for e in engines)] for a in labels]))
     out.append("")
     out.append("Agreement per class and quantity (each scenario in one class):")
     n_cls = {k: sum(scenario_class(run["spec"]) == k for run in runs) for k in CLASSES}
@@ -532,7 +596,7 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
             _table(
                 eng_head,
                 [
-                    ["all" if q == "*" else q, *(cell((e, q, f"class:{k}")) for e in FLUID_ENGINES)]
+                    ["all" if q == "*" else q, *(cell((e, q, f"class:{k}")) for e in engines)]
                     for q in ("*", *TOLERANCES)
                 ],
             )
@@ -542,14 +606,25 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     n_in = {r: sum(r in regimes(run["spec"], run["mixed"]) for run in runs) for r in REGIMES}
     out.append(
         _table(
-            ["", "scenarios", *FLUID_ENGINES],
+            ["", "scenarios", *engines],
             [
-                [r, str(n_in[r]), *(cell((e, "*", f"regime:{r}")) for e in FLUID_ENGINES)]
+                [r, str(n_in[r]), *(cell((e, "*", f"regime:{r}")) for e in engines)]
                 for r in REGIMES
                 if n_in[r]
             ],
         )
     )
+    if REPEAT in engines:
+        out.append("")
+        out.append(f"Fluid agreement where {REPEAT!r} agrees with the packet run, and where not:")
+        rows = [f"repeat {v}s" for v in ("agree", "differ")]
+        by = s["by_repeat"]
+        out.append(
+            _table(
+                ["", *FLUID_ENGINES],
+                [[r, *(cell((e, "*", r), by) for e in FLUID_ENGINES)] for r in rows],
+            )
+        )
     out.append("")
     out.append(f"Refused runs ({len(s['refused'])}):")
     for d, e, m in s["refused"]:
@@ -581,10 +656,9 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
         vals = {e: r.get("values", {}).get("jain index") for e, r in run["engines"].items()}
         jain.append((run["index"], vals))
     out.append("")
-    engines = ", ".join(("packet", *FLUID_ENGINES))
-    out.append(f"Jain's index (shown, not judged): scenario: {engines}")
+    out.append(f"Jain's index (shown, not judged): scenario: {', '.join(('packet', *engines))}")
     for i, vals in jain:
-        out.append(f"  #{i}: " + ", ".join(_fmt(vals.get(e)) for e in ("packet", *FLUID_ENGINES)))
+        out.append(f"  #{i}: " + ", ".join(_fmt(vals.get(e)) for e in ("packet", *engines)))
     return "\n".join(out)
 
 
@@ -633,6 +707,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run nothing: print the tables over the scenarios of these --json outputs "
         "together (several seeds pooled)",
     )
+    ap.add_argument(
+        "--packet-repeat",
+        action="store_true",
+        help=f"also run the packet simulator again with its senders' starts jittered "
+        f"(below {JITTER_PACKET_TIMES:g} bottleneck packet times and "
+        f"{100 * JITTER_RTT_FRACTION:g} %% of the shortest base RTT), judged against the "
+        f"first packet run as {REPEAT!r}; it informs, no fluid count uses it",
+    )
     args = ap.parse_args(argv)
     if args.pool:
         runs = pooled_runs(args.pool)
@@ -652,16 +734,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--jobs must be >= 1, got {jobs}")
     jobs = min(jobs, cpus, args.n)
     t0 = time.perf_counter()
+    engines = (*FLUID_ENGINES, REPEAT) if args.packet_repeat else FLUID_ENGINES
     print(
         f"hold-out: seed {args.seed}, {args.n} scenarios, engines packet + "
-        f"{', '.join(FLUID_ENGINES)}, {jobs} worker(s)",
+        f"{', '.join(engines)}, {jobs} worker(s)",
         flush=True,
     )
     if jobs == 1:
-        runs = [run_case(i, args.seed, FLUID_ENGINES) for i in range(args.n)]
+        runs = [run_case(i, args.seed, engines) for i in range(args.n)]
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_case, i, args.seed, FLUID_ENGINES) for i in range(args.n)]
+            futures = [pool.submit(run_case, i, args.seed, engines) for i in range(args.n)]
             for k, fut in enumerate(as_completed(futures), start=1):
                 done = fut.result()
                 print(f"  [{k}/{args.n}] scenario #{done['index']} done", file=sys.stderr)
@@ -679,7 +762,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = {
             "seed": args.seed,
             "n": args.n,
-            "engines": [PACKET, *FLUID_ENGINES],
+            "engines": [PACKET, *engines],
             "tolerances": {
                 q: {"rel": r, "abs_rtts": a, "reason": w} for q, (r, a, w) in TOLERANCES.items()
             },

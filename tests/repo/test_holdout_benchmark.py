@@ -146,15 +146,63 @@ def test_pool_judges_the_stored_runs_of_several_seeds_together(
     paths = []
     for seed, share in ((1, 0.5), (2, 0.6)):  # 0.6 against 0.5: 20 % off, differs
         p = tmp_path / f"h{seed}.json"
-        p.write_text(json.dumps(_stored(holdout, seed, share)))
+        stored = _stored(holdout, seed, share)
+        if seed == 2:  # run with --packet-repeat: a repeat 0.56 against 0.5, differs
+            repeat = _run({}, {"throughput share": [0.56, 0.44]})["engines"]["rounds"]
+            stored["runs"][0]["engines"][holdout.REPEAT] = repeat
+        p.write_text(json.dumps(stored))
         paths.append(str(p))
     assert holdout.main(["--pool", *paths]) == 0
     out = capsys.readouterr().out
     assert "2 scenarios pooled from 2 run(s)" in out
     per_quantity = out.split("Agreement per quantity:")[1]
     share_row = next(r for r in per_quantity.splitlines() if r.startswith("throughput share"))
-    # the round model's column, then the hybrid's (which agrees on both seeds)
-    assert share_row.split()[2:] == ["1/2", "(50", "%)", "2/2", "(100", "%)"]
+    # the round model's column, the hybrid's (which agrees on both seeds), the repeat's (of
+    # the one seed that has it)
+    assert share_row.split()[2:] == ["1/2", "(50", "%)", "2/2", "(100", "%)", "0/1", "(0", "%)"]
     assert "several flows, BDP/flow >= 4 pkts, buffer >= 0.5 BDP (2 scenarios)" in out
+    # the fluid verdicts of seed 2 split by the repeat's: it reproduces the packet run on
+    # the other three compared quantities (the fluid engines too), not on the shares (where
+    # the round model differs and the hybrid agrees)
+    by_repeat = out.split("and where not:")[1].splitlines()
+    assert by_repeat[3].split() == ["repeat", "agrees", "3/3", "(100", "%)", "3/3", "(100", "%)"]
+    assert by_repeat[4].split() == ["repeat", "differs", "0/1", "(0", "%)", "1/1", "(100", "%)"]
     with pytest.raises(SystemExit, match="not a hold-out --json output"):
         holdout.main(["--pool", str(tmp_path / "missing.json")])
+
+
+def test_start_jitter_moves_only_the_senders_starts_within_its_bound(holdout: Any) -> None:
+    for i in range(48):
+        case = holdout.draw_case(i, 7)
+        sc = case.scenario
+        delays = holdout.start_delays(case)
+        assert delays == holdout.start_delays(case)  # seeded
+        # below 2 packet times of the bottleneck and 1 % of the shortest base RTT
+        packet_s = 8000.0 / sc.link("R1-R2").rate_bps
+        shortest = min(sc.base_rtt_s(f) for f in sc.flows)
+        assert len(delays) == len(sc.flows)
+        assert all(0.0 <= d < min(2.0 * packet_s, 0.01 * shortest) for d in delays)
+        if len(delays) > 1:
+            assert len(set(delays)) == len(delays)  # an order among the first packets
+        # the same engine, scenario and seed: only the senders' start delays are added
+        name, opts = holdout.engine_options(case, holdout.REPEAT)
+        assert (name, opts) == ("packet", {"seed": 7, "start_delay_s": delays})
+        assert holdout.engine_options(case, "packet") == ("packet", {"seed": 7})
+
+
+def test_an_unjittered_repeat_agrees_with_the_packet_run_on_every_comparison(
+    holdout: Any, monkeypatch: Any
+) -> None:
+    # scenario 2 of seed 1: six Quick Vegas flows, a CBR step, 15 s (a fraction of a second)
+    monkeypatch.setattr(holdout, "start_delays", lambda case: (0.0,) * len(case.scenario.flows))
+    run = holdout.run_case(2, 1, (holdout.REPEAT,))
+    first, again = run["engines"]["packet"], run["engines"][holdout.REPEAT]
+    assert first["status"] == again["status"] == "ok"
+    assert again["values"] == first["values"]
+    s = holdout.summarise_runs([run])
+    verdicts = [c["verdict"] for c in run["comparisons"][holdout.REPEAT]]
+    assert len(verdicts) == len(holdout.TOLERANCES)
+    assert set(verdicts) <= {"agree", "neither"} and verdicts.count("agree") >= 3
+    agree, differ, _, _ = s["counts"][(holdout.REPEAT, "*", "*")]
+    assert (agree, differ) == (verdicts.count("agree"), 0)
+    assert s["engines"] == (*holdout.FLUID_ENGINES, holdout.REPEAT)

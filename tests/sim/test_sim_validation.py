@@ -183,6 +183,13 @@ BAD_OPTIONS = [
     ),
     ("fine_retransmit", "yes", TypeError, "fine_retransmit must be True, False or None, got 'yes'"),
     ("send_overhead_s", -1e-3, ValueError, "send_overhead_s must be >= 0, got -0.001"),
+    ("start_delay_s", [-1e-3], ValueError, "start_delay_s[0] must be >= 0, got -0.001"),
+    (
+        "start_delay_s",
+        (0.0, 0.0),
+        ValueError,
+        "start_delay_s as a sequence must hold one delay per flow (1 flows), got 2",
+    ),
     ("timeout_recover", 1, TypeError, "timeout_recover must be True or False, got 1"),
     ("red_wait", "no", TypeError, "red_wait must be True or False, got 'no'"),
     ("ns2_vegas_timing", None, TypeError, "ns2_vegas_timing must be True or False, got None"),
@@ -244,6 +251,8 @@ EDGE_OPTIONS = [
     ("max_rto_s", 0.2),  # = the default min_rto_s
     ("fine_retransmit", np.False_),
     ("send_overhead_s", 0.0),
+    ("start_delay_s", 0.0),
+    ("start_delay_s", [0.0]),
     ("timeout_recover", np.False_),
     ("fast_recovery", ("reno",)),
     ("max_packets", 80),

@@ -34,12 +34,12 @@ class Packet(Engine):
         Seed of the random generator (RED's drops, the send overheads), an integer
         >= 0. Same seed, same run.
     delayed_ack, delayed_ack_echo, delack_timeout_s, min_rto_s, initial_rto_s, max_rto_s,
-    fine_retransmit, send_overhead_s, timeout_recover, fast_recovery, red_wait,
-    ns2_vegas_timing, ns2_vegas_base_reset, max_packets, laws
+    fine_retransmit, send_overhead_s, start_delay_s, timeout_recover, fast_recovery,
+    red_wait, ns2_vegas_timing, ns2_vegas_base_reset, max_packets, laws
         The simulator's options of the same names (``None``: its defaults);
-        ``delayed_ack`` and ``fast_recovery`` are one value for every receiver or sender, or a
-        tuple of one per flow (its length is checked against the scenario's flows when the
-        run starts).
+        ``delayed_ack``, ``fast_recovery`` and ``start_delay_s`` are one value for every
+        receiver or sender, or a tuple of one per flow (its length is checked against the
+        scenario's flows when the run starts).
     record_interval_s, record
         The recording (:class:`Engine`; ``None``: 0.1 s, or coarser for long runs);
         ``record`` picks among ``queue_pkts``, ``throughput_pps``, ``utilization``.
@@ -70,6 +70,7 @@ class Packet(Engine):
     max_rto_s: float | None = _PACKET["max_rto_s"]
     fine_retransmit: bool | None = _PACKET["fine_retransmit"]
     send_overhead_s: float = _PACKET["send_overhead_s"]
+    start_delay_s: float | tuple[float, ...] = _PACKET["start_delay_s"]
     timeout_recover: bool = _PACKET["timeout_recover"]
     fast_recovery: str | tuple[str, ...] = _PACKET["fast_recovery"]
     red_wait: bool = _PACKET["red_wait"]

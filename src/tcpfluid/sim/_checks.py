@@ -186,6 +186,7 @@ def check_options(given: Mapping[str, Any], scenario: Scenario | None = None) ->
         **{n: check_positive(*seconds[n]) for n in SECONDS_OPTIONS if n != "sample_interval_s"},
         "fine_retransmit": _bool_or_none("fine_retransmit", given["fine_retransmit"]),
         "send_overhead_s": check_nonnegative("send_overhead_s", given["send_overhead_s"]),
+        "start_delay_s": _start_delays(given["start_delay_s"], flows),
         **{n: check_bool(n, given[n]) for n in _BOOL_OPTIONS},
         "fast_recovery": per_flow_option(
             "fast_recovery", given["fast_recovery"], flows, tuple(FAST_RECOVERIES), _RECOVERIES
@@ -197,6 +198,20 @@ def check_options(given: Mapping[str, Any], scenario: Scenario | None = None) ->
         (n_lo, v_lo), (n_hi, v_hi) = seconds["min_rto_s"], seconds["max_rto_s"]
         raise ValueError(f"{n_lo} must be <= {n_hi}, got {n_lo}={v_lo!r}, {n_hi}={v_hi!r}")
     return out
+
+
+def _start_delays(value: Any, flows: int | None) -> float | tuple[float, ...]:
+    """``start_delay_s`` checked: one delay >= 0 s for every flow, or a sequence of them,
+    one per flow (``flows``; ``None``: the length is not checked here)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        return check_nonnegative("start_delay_s", value)
+    got = tuple(check_nonnegative(f"start_delay_s[{i}]", v) for i, v in enumerate(value))
+    if flows is not None and len(got) != flows:
+        raise ValueError(
+            f"start_delay_s as a sequence must hold one delay per flow ({flows} flows), "
+            f"got {len(got)}"
+        )
+    return got
 
 
 def _bool_or_none(name: str, value: Any) -> bool | None:

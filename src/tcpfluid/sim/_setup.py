@@ -246,13 +246,28 @@ def flow_arrays(
     return ff, fs, fq
 
 
+def start_senders(sc: Scenario, ff: FloatArray, delay_s: float | Sequence[float]) -> None:
+    """Move each sender's start in ``ff`` ``delay_s`` after its flow's (one delay, or one
+    per flow; ``simulate_packets``'s ``start_delay_s``); ValueError for a sender that would
+    start at or after its flow's stop."""
+    ff[:, C.F_START] += np.asarray(delay_s, dtype=np.float64)
+    late = np.flatnonzero(~(ff[:, C.F_START] < ff[:, C.F_STOP]))
+    if late.size:
+        f = int(late[0])
+        raise ValueError(
+            f"start_delay_s must end before each flow's stop, got a sender of flow "
+            f"{sc.flows[f].name!r} starting at {ff[f, C.F_START]:g} s, its flow stopping at "
+            f"{ff[f, C.F_STOP]:g} s"
+        )
+
+
 def event_heap(
-    sc: Scenario, *, sample_interval_s: float
+    sc: Scenario, flow_start_s: FloatArray, *, sample_interval_s: float
 ) -> tuple[FloatArray, IntArray, FloatArray, IntArray]:
     """``(ht, hi, gf, gi)``: the heap of event sources (links, flow timers, CBR sources,
-    the sampler) with every flow's and source's start, and the run's global floats (now,
-    end, sample interval, deadline of the open batch of deferred decisions) and integers
-    (counters)."""
+    the sampler) with every sender's start (``flow_start_s``) and source's start, and the
+    run's global floats (now, end, sample interval, deadline of the open batch of deferred
+    decisions) and integers (counters)."""
     nl, nf, nc = len(sc.links), len(sc.flows), len(sc.cbr)
     nsrc = nl + nf + nc + 1
     if nsrc > C.MAX_SOURCES:
@@ -269,8 +284,8 @@ def event_heap(
     gi[C.G_YIELD_AT] = NEVER
     # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
     # compile it once more)
-    for f, fl in enumerate(sc.flows):
-        C._set_key_call(hi, ht, gi, nl + f, float(fl.start_s))
+    for f in range(nf):
+        C._set_key_call(hi, ht, gi, nl + f, float(flow_start_s[f]))
     for c, src in enumerate(sc.cbr):
         C._set_key_call(hi, ht, gi, nl + nf + c, float(src.start_s))
     C._set_key_call(hi, ht, gi, nsrc - 1, 0.0)

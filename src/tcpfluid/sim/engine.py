@@ -42,6 +42,7 @@ from ._setup import (
     grow_ring,
     link_arrays,
     route_arrays,
+    start_senders,
     trace_arrays,
 )
 
@@ -98,6 +99,7 @@ class _Sim:
         self.link_rows = self.rf.shape[0]
         self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
         self.fi = fi
+        start_senders(sc, self.ff, opts["start_delay_s"])
         early_receivers(sc, self.paths, fi, self.li)
         if opts["ns2_vegas_timing"]:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc
             timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
@@ -112,7 +114,9 @@ class _Sim:
                 f"max_packets={max_packets:,} is below the {self.room:,} packets the "
                 f"simulator's rings start with for {nl} links and {nf} flows; raise it"
             )
-        self.ht, self.hi, self.gf, self.gi = event_heap(sc, sample_interval_s=sample_interval_s)
+        self.ht, self.hi, self.gf, self.gi = event_heap(
+            sc, self.ff[:, C.F_START], sample_interval_s=sample_interval_s
+        )
         self.decisions = Decisions(sc, laws, self.ff, self.fi, self.gf, self.gi)
         self.pend = self.decisions.pend
         self.rand = self.rng.random(_RAND_BLOCK) if self.has_red else np.zeros(0)
@@ -281,6 +285,7 @@ def simulate_packets(
     max_rto_s: float | None = None,
     fine_retransmit: bool | None = None,
     send_overhead_s: float = 0.0,
+    start_delay_s: float | Sequence[float] = 0.0,
     timeout_recover: bool = True,
     fast_recovery: str | Sequence[str] = "newreno",
     red_wait: bool = False,
@@ -325,6 +330,11 @@ def simulate_packets(
     send_overhead_s
         ns-2's ``overhead_``: a uniform random wait in ``[0, send_overhead_s]`` before
         each data packet (0: none).
+    start_delay_s
+        How long after its flow's ``start_s`` each sender starts, s (one value for every
+        flow, or one per flow): a host's start-up latency. The run's changes and its
+        summary keep the scenario's start times, so a small delay moves only the order and
+        phase of the flows' first packets (0: each sender starts at its flow's start).
     timeout_recover
         RFC 6582 §4 (ns-2's ``bugFix_``): after a timeout, duplicate ACKs below the
         highest packet sent before it start no loss event.
