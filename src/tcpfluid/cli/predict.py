@@ -89,11 +89,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--packet-size", default="1000B", help="data packet size (default 1000B, as the documents)"
     )
-    p.add_argument(
-        "--gamma", type=float, default=_Default(1.0), help="slow-start threshold γ, packets (1)"
-    )
-    p.add_argument("--alpha", type=float, default=_Default(2.0), help="Vegas α, packets (2)")
-    p.add_argument("--beta", type=float, default=_Default(4.0), help="Vegas β, packets (4)")
+    for key, what in zip(
+        LAW_DEFAULTS, ("slow-start threshold γ", "Vegas α", "Vegas β"), strict=True
+    ):
+        default = LAW_DEFAULTS[key]
+        p.add_argument(
+            f"--{key}", type=float, default=_Default(default), help=f"{what}, packets ({default:g})"
+        )
     p.add_argument(
         "--rtt-kind",
         choices=("average", "last"),

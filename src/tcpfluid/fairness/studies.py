@@ -133,7 +133,7 @@ def _thesis_packet_columns(sc: Scenario, pres: Any, m0: float, T: float) -> dict
     """The packet columns of a thesis row: Jain's index and throughput ratio over
     ``[m0, T]`` s, the BaseRTT errors the packet flows recorded, and the ODE run again
     given those errors (Boutremans-Le Boudec with measured x_j, as the thesis's Table 3.6)."""
-    pt = _packet_window_throughput(pres, m0, T)
+    pt = _window_rates(*_packet_delivered(pres), m0, T)
     prob = ode_problem(sc)
     err = [
         max(0.0, b - of.rtt_s) for b, of in zip(_packet_base_rtts(pres), prob.flows, strict=True)
@@ -168,11 +168,6 @@ def _study(name: str, source: str, rows: list[dict[str, Any]], notes: str) -> Fa
 def _doc_columns(doc: Sequence[float] | None, names: Sequence[str]) -> dict[str, float]:
     """The document's printed values as ``doc_<name>`` columns (NaN where it prints none)."""
     return {f"doc_{n}": float(doc[i]) if doc else math.nan for i, n in enumerate(names)}
-
-
-def _packet_window_throughput(result: Any, t0: float, t1: float) -> FloatArray:
-    t, D = _packet_delivered(result)
-    return _window_rates(t, D, t0, t1)
 
 
 # ----------------------------------------------------------------------------- periods
@@ -402,7 +397,7 @@ def ho_friendliness_study(
                 row.update(ode_jain=math.nan, ode_mean_kbps_1=math.nan, ode_mean_kbps_2=math.nan)
                 row["note"] = _NO_RHS
             if engine is not None:
-                pt = _packet_window_throughput(engine(sc), m0, T)
+                pt = _window_rates(*_packet_delivered(engine(sc)), m0, T)
                 row.update(_mix_columns("packet", pt, n1, pkt_bits))
             doc = _HO_TABLE_7.get((first, second), {}).get((n1, n2))
             row.update(_doc_columns(doc, ("jain", "mean_kbps_1", "mean_kbps_2")))

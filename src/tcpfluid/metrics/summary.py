@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Required, TypedDict, TypeVar, Unpack, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -209,36 +209,28 @@ _COLUMN_OF = {
 }  # fmt: skip
 
 
+class _Run(TypedDict, total=False):
+    """:func:`summarise`'s keyword options (declared once for its two typed forms)."""
+
+    end_s: Required[float]
+    carried_pkts: Required[Any]
+    capacity_pps: Required[Any]
+    measured_s: tuple[Any, Any] | None
+    bottleneck: Required[str]
+    extras: Any
+    settle_band: float | Mapping[str, float] | None
+
+
 @overload
 def summarise(
-    engine: str,
-    scenario: Any,
-    flows: Sequence[FlowRecord] | FlowRecords,
-    *,
-    end_s: float,
-    carried_pkts: Any,
-    capacity_pps: Any,
-    measured_s: tuple[Any, Any] | None = None,
-    bottleneck: str,
-    extras: Any = None,
-    settle_band: float | Mapping[str, float] | None = None,
-    scenarios: None = None,
-) -> Summary: ...
+    engine: str, scenario: Any, flows: Sequence[FlowRecord] | FlowRecords, *,
+    scenarios: None = None, **run: Unpack[_Run],
+) -> Summary: ...  # fmt: skip
 @overload
 def summarise(
-    engine: str,
-    scenario: Any,
-    flows: Sequence[FlowRecord] | FlowRecords,
-    *,
-    end_s: float,
-    carried_pkts: Any,
-    capacity_pps: Any,
-    measured_s: tuple[Any, Any] | None = None,
-    bottleneck: str,
-    extras: Any = None,
-    settle_band: float | Mapping[str, float] | None = None,
-    scenarios: int,
-) -> SummaryBatch: ...
+    engine: str, scenario: Any, flows: Sequence[FlowRecord] | FlowRecords, *,
+    scenarios: int, **run: Unpack[_Run],
+) -> SummaryBatch: ...  # fmt: skip
 def summarise(
     engine: str,
     scenario: Any,
@@ -302,11 +294,9 @@ def summarise(
     st, sp = per["start_s"], per["stop_s"]
     check_summary_size(scenario, st[0], sp[0], end_s)
     cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
-    changes, kinds = flow_changes(cbr, st[0], sp[0], end_s)
     bands = _bands(scenario, names, check_settle_band(settle_band))
-    measured = (0.0, end_s) if measured_s is None else measured_s
-    cols, run = _judged(parts, per, changes, end_s, np.tile(bands, S), measured, carried_pkts,
-                        capacity_pps, True)  # fmt: skip
+    changes, kinds, cols, run = _judged(parts, per, cbr, end_s, np.tile(bands, S), measured_s,
+                                        carried_pkts, capacity_pps, True)  # fmt: skip
     F, K = st.shape[1], len(changes)
     columns = {
         "start_s": st, "stop_s": sp, "convergence_times_s": cols["conv"].reshape(S, F, K),
@@ -376,18 +366,21 @@ def _runs(
 def _judged(
     parts: list[tuple[Any, FlowRecords]],
     per: dict[str, NDArray[Any]],
-    changes: tuple[float, ...],
+    cbr: Iterable[tuple[float, float]],
     end_s: float,
     bands: FloatArray,
-    measured_s: tuple[Any, Any],
+    measured_s: tuple[Any, Any] | None,
     carried_pkts: Any,
     capacity_pps: Any,
     reasons: bool,
-) -> tuple[dict[str, Any], dict[str, FloatArray]]:
-    """The columns of every flow (:func:`_columns_once`, flow ``s F + f`` of run ``s``) and
-    the values of each run (:func:`run_values`) of S runs of F flows: the one summary
-    computation of :func:`summarise` and of the engines' own summaries."""
+) -> tuple[tuple[float, ...], tuple[str, ...], dict[str, Any], dict[str, FloatArray]]:
+    """The changes and their kinds (:func:`flow_changes` of the CBR sources active over
+    ``cbr``), the columns of every flow (:func:`_columns_once`, flow ``s F + f`` of run
+    ``s``) and the values of each run (:func:`run_values`) of S runs of F flows: the one
+    summary computation of :func:`summarise` and of the engines' own summaries."""
     S, F = per["start_s"].shape
+    changes, kinds = flow_changes(cbr, per["start_s"][0], per["stop_s"][0], end_s)
+    measured = (0.0, end_s) if measured_s is None else measured_s
     cols: dict[str, Any] = {}
     for where, fr in parts:
         got = _columns_once(fr, changes, end_s, bands[where], reasons, S)
@@ -400,9 +393,9 @@ def _judged(
             cols[key][where] = v
     conv = cols["conv"].reshape(S, F, len(changes))
     run = run_values(per["start_s"], per["stop_s"], per["delivered_pkts"],
-                     cols["t_eq"].reshape(S, F), conv, changes, measured_s, carried_pkts,
+                     cols["t_eq"].reshape(S, F), conv, changes, measured, carried_pkts,
                      capacity_pps)  # fmt: skip
-    return cols, run
+    return changes, kinds, cols, run
 
 
 def flow_changes(
@@ -466,11 +459,9 @@ def engine_summary(
     F = len(fr.start_s) // S
     per = {key: getattr(fr, key).reshape(S, F) for key in _PER_FLOW}
     # each CBR change as a zero-length interval: only the times are used
-    changes = flow_changes([(c, c) for c in cbr_changes], per["start_s"][0], per["stop_s"][0],
-                           end_s)[0]  # fmt: skip
-    measured = (0.0, end_s) if measured_s is None else measured_s
-    cols, run = _judged([(slice(None), fr)], per, changes, end_s, bands, measured, carried_pkts,
-                        capacity_pps, False)  # fmt: skip
+    changes, _, cols, run = _judged([(slice(None), fr)], per, [(c, c) for c in cbr_changes],
+                                    end_s, bands, measured_s, carried_pkts, capacity_pps,
+                                    False)  # fmt: skip
     shape = (F,) if scenarios is None else (S, F)
     settled = np.isfinite(cols["settled"]).reshape(shape)
     ss_t = cols["ss_t"].reshape(shape)

@@ -203,20 +203,18 @@ class _CallbackBar:
 def _progress(
     total: int, enabled: bool | Callable[[float], None], *, initial: int, desc: str
 ) -> Any:
-    if callable(enabled):
-        return _CallbackBar(enabled, total, initial)
-    if not enabled:
-        return _CallbackBar(lambda fraction: None, total, initial)
+    if callable(enabled) or not enabled:
+        return _CallbackBar(enabled if callable(enabled) else lambda f: None, total, initial)
     from tqdm import tqdm
 
     try:
         size = os.get_terminal_size(sys.stderr.fileno())
     except (OSError, ValueError, AttributeError):  # not a terminal, or no real stderr
         size = os.terminal_size((0, 0))
-    if size.columns > 0 and size.lines > 0:
-        return tqdm(total=total, initial=initial, desc=desc, unit="pt", dynamic_ncols=True)
     # a terminal that reports no size would hide a bar sized to it: 80 columns
-    return tqdm(total=total, initial=initial, desc=desc, unit="pt", ncols=80, nrows=24)
+    sized = size.columns > 0 and size.lines > 0
+    fit = {"dynamic_ncols": True} if sized else {"ncols": 80, "nrows": 24}
+    return tqdm(total=total, initial=initial, desc=desc, unit="pt", **fit)
 
 
 def usable_cpus() -> int:
