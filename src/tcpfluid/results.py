@@ -525,11 +525,8 @@ class Result:
         against time, one line per flow; returns the artists (:func:`tcpfluid.plot.window`)."""
         from . import plot
 
-        draw = {"window_pkts": plot.window, "throughput_pps": plot.throughput}
-        if quantity == "queue_pkts":
-            return plot.queue(self, ax, **style)
+        draw: dict[str, Callable[..., list[Any]]]
+        draw = dict(window_pkts=plot.window, throughput_pps=plot.throughput, queue_pkts=plot.queue)
         if quantity not in draw:
-            raise ValueError(
-                f"quantity must be one of window_pkts, throughput_pps, queue_pkts; got {quantity!r}"
-            )
+            raise ValueError(f"quantity must be one of {', '.join(draw)}; got {quantity!r}")
         return draw[quantity](self, ax, **style)
