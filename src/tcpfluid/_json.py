@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, fields
+from dataclasses import KW_ONLY, asdict, dataclass, fields
 from typing import IO, Any
 
 import numpy as np
@@ -55,6 +55,7 @@ class FieldsDict:
         return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in fields.items()}
 
 
+@dataclass(eq=False, repr=False, slots=True)
 class Column:
     """A list of plain values kept as an array until it is read (:meth:`tolist`) or
     written (:func:`dumps`): the text is the same either way.
@@ -72,18 +73,11 @@ class Column:
         Numbers only: the values read as ``int`` (``None`` for NaN when ``nullable``).
     """
 
-    __slots__ = ("integer", "none_inf", "nullable", "values")
-
-    def __init__(
-        self,
-        values: NDArray[Any] | Sequence[str],
-        *,
-        nullable: bool = False,
-        none_inf: bool = False,
-        integer: bool = False,
-    ) -> None:
-        self.values = values
-        self.nullable, self.none_inf, self.integer = nullable, none_inf, integer
+    values: NDArray[Any] | Sequence[str]
+    _: KW_ONLY
+    nullable: bool = False
+    none_inf: bool = False
+    integer: bool = False
 
     def __len__(self) -> int:
         return len(self.values)
@@ -179,13 +173,13 @@ def _counts(first: NDArray[np.intp], n: int) -> NDArray[np.intp]:
     return np.diff(np.append(first, n))
 
 
+@dataclass(eq=False, repr=False, slots=True)
 class _Repeat:
     """Text made of ``tokens[k]`` repeated ``counts[k]`` times, separated by ``sep``."""
 
-    __slots__ = ("counts", "sep", "tokens")
-
-    def __init__(self, tokens: list[str], counts: NDArray[np.intp], sep: str) -> None:
-        self.tokens, self.counts, self.sep = tokens, counts, sep
+    tokens: list[str]
+    counts: NDArray[np.intp]
+    sep: str
 
     def blocks(self) -> Iterator[str]:
         """The text in blocks of about :data:`_WRITE_CHARS` characters."""

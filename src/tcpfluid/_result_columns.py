@@ -7,7 +7,7 @@ sequence of the one-flow objects (:class:`~tcpfluid.results.FlowSummary`,
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
@@ -78,40 +78,28 @@ _OPTIONAL = {
 }  # fmt: skip
 
 
+@dataclass(eq=False, repr=False, slots=True, kw_only=True)
 class FlowSummaries(LazySeq["FlowSummary"]):
     """The :class:`FlowSummary` of every flow, kept as columns (arrays, NaN for ``None``);
     each :class:`FlowSummary` is made when it is read (:attr:`Summary.flows`)."""
 
-    __slots__ = ("_cache", "convergence_times_s", "losses", "names", "not_settled_reason",
-                 "start_s", "stop_s", *_OPTIONAL)  # fmt: skip
     _what, _plural = "flow", "flow summaries"
 
-    def __init__(
-        self,
-        *,
-        names: Sequence[str],
-        start_s: FloatArray,
-        stop_s: FloatArray,
-        ss_exit_window_pkts: FloatArray,
-        ss_exit_time_s: FloatArray,
-        ss_exit_round: FloatArray,
-        settled_window_pkts: FloatArray,
-        time_to_equilibrium_s: FloatArray,
-        convergence_times_s: FloatArray,
-        throughput_pps: FloatArray,
-        losses: NDArray[Any],
-        cycle_centre_pkts: FloatArray,
-        cycle_amplitude_pkts: FloatArray,
-        not_settled_reason: NDArray[Any],
-    ) -> None:
-        self.names, self.start_s, self.stop_s = names, start_s, stop_s
-        self.ss_exit_window_pkts, self.ss_exit_time_s = ss_exit_window_pkts, ss_exit_time_s
-        self.ss_exit_round, self.settled_window_pkts = ss_exit_round, settled_window_pkts
-        self.time_to_equilibrium_s = time_to_equilibrium_s
-        self.convergence_times_s, self.throughput_pps = convergence_times_s, throughput_pps
-        self.losses, self.not_settled_reason = losses, not_settled_reason
-        self.cycle_centre_pkts, self.cycle_amplitude_pkts = cycle_centre_pkts, cycle_amplitude_pkts
-        self._cache: dict[int, FlowSummary] = {}
+    names: Sequence[str]
+    start_s: FloatArray
+    stop_s: FloatArray
+    ss_exit_window_pkts: FloatArray
+    ss_exit_time_s: FloatArray
+    ss_exit_round: FloatArray
+    settled_window_pkts: FloatArray
+    time_to_equilibrium_s: FloatArray
+    convergence_times_s: FloatArray
+    throughput_pps: FloatArray
+    losses: NDArray[Any]
+    cycle_centre_pkts: FloatArray
+    cycle_amplitude_pkts: FloatArray
+    not_settled_reason: NDArray[Any]
+    _cache: dict[int, FlowSummary] = field(default_factory=dict, init=False)
 
     @classmethod
     def of(cls, flows: Sequence[FlowSummary]) -> FlowSummaries:
@@ -233,6 +221,7 @@ _READ_AT_BOUNDARY = ("rtt_mean_s", "rtt_min_s", "rtt_max_s", "base_rtt_s", "delt
 _ROW_COLUMNS = ("window_pkts", "next_window_pkts", "phase", *_READ_AT_BOUNDARY)
 
 
+@dataclass(eq=False, repr=False, slots=True)
 class RoundLogs(LazySeq["RoundLog"]):
     """Every flow's :class:`RoundLog` kept as columns, flows along the last axis
     (:attr:`Result.rounds`); each flow's log is made when it is read.
@@ -244,26 +233,17 @@ class RoundLogs(LazySeq["RoundLog"]):
     the same on every row (the round model's, :class:`RoundLog`).
     """
 
-    __slots__ = ("base_rtt_s", "delta_pkts", "next_window_pkts", "phase", "rtt_s", "sizes",
-                 "time_s", "window_pkts")  # fmt: skip
     _what = "flow"
 
-    def __init__(
-        self,
-        time_s: FloatArray,
-        window_pkts: FloatArray,
-        next_window_pkts: FloatArray,
-        phase: NDArray[np.int8],
-        sizes: NDArray[np.int64] | None = None,
-        *,
-        rtt_s: FloatArray | None = None,
-        delta_pkts: FloatArray | None = None,
-        base_rtt_s: FloatArray | None = None,
-    ) -> None:
-        self.time_s, self.window_pkts = time_s, window_pkts
-        self.next_window_pkts, self.phase = next_window_pkts, phase
-        self.sizes = sizes
-        self.rtt_s, self.delta_pkts, self.base_rtt_s = rtt_s, delta_pkts, base_rtt_s
+    time_s: FloatArray
+    window_pkts: FloatArray
+    next_window_pkts: FloatArray
+    phase: NDArray[np.int8]
+    sizes: NDArray[np.int64] | None = None
+    _: KW_ONLY
+    rtt_s: FloatArray | None = None
+    delta_pkts: FloatArray | None = None
+    base_rtt_s: FloatArray | None = None
 
     def __len__(self) -> int:
         return int(self.window_pkts.shape[1])

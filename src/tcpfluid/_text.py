@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
-def columns(head: list[str], body: list[list[str]]) -> str:
+def columns(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     """Left-aligned text columns two spaces apart, a rule of dashes under the header."""
     widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
     lines = [

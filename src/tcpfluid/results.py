@@ -46,6 +46,7 @@ from numpy.typing import NDArray
 
 from ._json import Column, fields_dict
 from ._result_columns import SUMMARY_KEYS, FlowSummaries, RoundLog, RoundLogs, SummaryBatch, _lazy
+from ._text import cell, columns
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -238,18 +239,16 @@ class Summary:
     def table(self, *, max_flows: int | None = None) -> str:
         """A text table: the aggregates, then one row per flow (every flow, or the first
         ``max_flows``)."""
-        from ._text import cell as _fmt
-
         s = self
         shown = s.flows if max_flows is None else s.flows[:max_flows]
         rows = [
-            ("bandwidth changes at (s)", _fmt(list(s.change_times_s))),
-            ("  kinds", _fmt(list(s.change_kinds))),
-            ("all flows settled at (s)", _fmt(s.all_settled_time_s)),
-            ("all flows converged after each change (s)", _fmt(list(s.all_converged_times_s))),
-            ("utilization", _fmt(s.utilization)),
-            ("Jain's index", _fmt(s.jain_index)),
-            (f"{s.losses_unit}, all flows", _fmt(sum(s.losses))),
+            ("bandwidth changes at (s)", cell(list(s.change_times_s))),
+            ("  kinds", cell(list(s.change_kinds))),
+            ("all flows settled at (s)", cell(s.all_settled_time_s)),
+            ("all flows converged after each change (s)", cell(list(s.all_converged_times_s))),
+            ("utilization", cell(s.utilization)),
+            ("Jain's index", cell(s.jain_index)),
+            (f"{s.losses_unit}, all flows", cell(sum(s.losses))),
         ]
         width = max(len(a) for a, _ in rows)
         lines = [f"{a.ljust(width)}  {b}" for a, b in rows]
@@ -259,21 +258,18 @@ class Summary:
         body = [
             (
                 f.name,
-                _fmt(f.start_s),
-                _fmt(f.ss_exit_window_pkts),
-                _fmt(f.ss_exit_time_s),
-                _settled_cell(f, _fmt),
-                _fmt(f.time_to_equilibrium_s),
-                _fmt(f.throughput_pps),
+                cell(f.start_s),
+                cell(f.ss_exit_window_pkts),
+                cell(f.ss_exit_time_s),
+                _settled_cell(f),
+                cell(f.time_to_equilibrium_s),
+                cell(f.throughput_pps),
                 str(f.losses),
-                _fmt(list(f.convergence_times_s)),
+                cell(list(f.convergence_times_s)),
             )
             for f in shown
         ]
-        widths = [max(len(r[i]) for r in (head, *body)) for i in range(len(head))]
-        lines.append("")
-        lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
-        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in body]
+        lines += ["", columns(head, body)]
         if len(shown) < len(s.flows):
             lines.append(f"... {len(s.flows) - len(shown)} more flows (to_dict() lists every flow)")
         lines += [
@@ -285,12 +281,12 @@ class Summary:
         return "\n".join(lines)
 
 
-def _settled_cell(f: Any, fmt: Callable[[Any], str]) -> str:
+def _settled_cell(f: FlowSummary) -> str:
     """The settled window, with the amplitude of the cycle it settled in (``66.9 ±1.87``)."""
     amp = f.cycle_amplitude_pkts
     if f.settled_window_pkts is None or amp is None or not amp > 0:
-        return fmt(f.settled_window_pkts)
-    return f"{fmt(f.settled_window_pkts)} ±{fmt(amp)}"
+        return cell(f.settled_window_pkts)
+    return f"{cell(f.settled_window_pkts)} ±{cell(amp)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -525,11 +521,8 @@ class Result:
         against time, one line per flow; returns the artists (:func:`tcpfluid.plot.window`)."""
         from . import plot
 
-        draw = {"window_pkts": plot.window, "throughput_pps": plot.throughput}
-        if quantity == "queue_pkts":
-            return plot.queue(self, ax, **style)
+        draw: dict[str, Callable[..., list[Any]]]
+        draw = dict(window_pkts=plot.window, throughput_pps=plot.throughput, queue_pkts=plot.queue)
         if quantity not in draw:
-            raise ValueError(
-                f"quantity must be one of window_pkts, throughput_pps, queue_pkts; got {quantity!r}"
-            )
+            raise ValueError(f"quantity must be one of {', '.join(draw)}; got {quantity!r}")
         return draw[quantity](self, ax, **style)

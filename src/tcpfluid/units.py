@@ -113,20 +113,20 @@ def _positive(name: str, x: float, original: Any) -> float:
     return x
 
 
-def _number(name: str, value: Any) -> float | None:
+def _parse(name: str, value: Any) -> tuple[float, str | None]:
+    """A string as its number and unit (:func:`_split`); a number checked > 0, unit ``None``."""
     if type(value) is float and 0.0 < value < math.inf:  # the common case, checked fast
-        return value
+        return value, None
     if isinstance(value, str):
-        return None
-    return check_positive(name, value)
+        return _split(name, value)
+    return check_positive(name, value), None
 
 
 def seconds(value: Any, *, name: str = "time") -> float:
     """A duration in seconds from ``0.1`` or ``"100ms"``; must be > 0 and finite."""
-    num = _number(name, value)
-    if num is not None:
-        return num
-    number, unit = _split(name, value)
+    number, unit = _parse(name, value)
+    if unit is None:
+        return number
     return _positive(name, number * _time_unit(name, unit, value), value)
 
 
@@ -149,10 +149,9 @@ def bits_per_second(value: Any, *, name: str = "bandwidth") -> float:
 
     A plain number is taken as bits per second here (use :func:`rate_pps` for packets).
     """
-    num = _number(name, value)
-    if num is not None:
-        return num
-    number, unit = _split(name, value)
+    number, unit = _parse(name, value)
+    if unit is None:
+        return number
     compact = unit.replace("/s", "ps")
     if compact.endswith("ps"):
         bits = _data_bits(name, compact[:-2])
@@ -176,10 +175,9 @@ def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "band
         Bytes per packet for bit-rate strings (1000 in the documents).
     """
     size = check_positive("packet_size_bytes", packet_size_bytes)
-    num = _number(name, value)
-    if num is not None:
-        return num
-    number, unit = _split(name, value)
+    number, unit = _parse(name, value)
+    if unit is None:
+        return number
     if unit in _PKT_RATE_UNITS:
         return _positive(name, number, value)
     return bits_per_second(value, name=name) / (8.0 * size)
@@ -229,10 +227,9 @@ def link_rate_bps(
 
 def bytes_(value: Any, *, name: str = "packet_size") -> float:
     """A size in bytes from ``1000``, ``"1 kB"``, ``"1000B"``, ``"40 bytes"``."""
-    num = _number(name, value)
-    if num is not None:
-        return num
-    number, unit = _split(name, value)
+    number, unit = _parse(name, value)
+    if unit is None:
+        return number
     if unit == "":
         return _positive(name, number, value)
     bits = _data_bits(name, unit)
@@ -248,10 +245,9 @@ def packets(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bdp")
     1000-byte packets is 625 packets (the documents' "5000 Kb BDP").
     """
     size = check_positive("packet_size_bytes", packet_size_bytes)
-    num = _number(name, value)
-    if num is not None:
-        return num
-    number, unit = _split(name, value)
+    number, unit = _parse(name, value)
+    if unit is None:
+        return number
     if unit in _PKT_WORDS or unit == "":
         return _positive(name, number, value)
     bits = _data_bits(name, unit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -153,14 +154,12 @@ class LinkTable:
         return self.names.find(name)
 
 
+@dataclass(eq=False, repr=False, slots=True)
 class LinkSeq(LazySeq["Link"]):
     """The links of a scenario as :class:`~tcpfluid.scenarios.Link` objects."""
 
-    __slots__ = ("table",)
     _what = "link"
-
-    def __init__(self, table: LinkTable) -> None:
-        self.table = table
+    table: LinkTable
 
     def __len__(self) -> int:
         return len(self.table)
@@ -313,14 +312,13 @@ class FlowTable:
         )
 
 
+@dataclass(eq=False, repr=False, slots=True)
 class FlowSeq(LazySeq["FlowSpec"]):
     """The flows of a scenario as :class:`~tcpfluid.scenarios.FlowSpec` objects."""
 
-    __slots__ = ("links", "table")
     _what = "flow"
-
-    def __init__(self, table: FlowTable, links: LinkTable) -> None:
-        self.table, self.links = table, links
+    table: FlowTable
+    links: LinkTable
 
     def __len__(self) -> int:
         return len(self.table)

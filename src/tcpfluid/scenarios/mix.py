@@ -74,9 +74,7 @@ def with_mix(scenario: Scenario, text: str) -> Scenario:
     entries = parse_mix(text)
     ft = scenario.flow_table
     if len(entries) == 1 and entries[0][1] is None:
-        return scenario.with_flow_table(
-            ft.with_laws(ft.law, [(entries[0][0], p) for _, p in ft.laws])
-        )
+        return scenario.with_algorithm(entries[0][0])
     n = len(scenario.flows)
     given = sum(c for _, c in entries if c is not None)
     last_open = entries[-1][1] is None
