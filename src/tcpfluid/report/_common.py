@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..fairness import _delivered_pkts
 from ..published import published
 from ..scenarios import build_scenario
-from ._core import Figure, ReportConfig, SectionResult, Task, prose, texts
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose, texts
 from ._table import (
     CLOSED_FORM,
     DOCUMENT,
@@ -150,18 +151,6 @@ def run_task(
     return Task(f"{RUNS}:{engine}_run", kwargs, label)
 
 
-def case_tasks(
-    function: str,
-    cases: Iterable[Any],
-    kwargs: Callable[[Any], Mapping[str, Any]],
-    label: Callable[[Any, str], str],
-    engines: Sequence[str] = ENGINES,
-) -> list[Task]:
-    """One task per case and engine, in that order: ``function(**kwargs(case),
-    engine=engine)`` (a ``"module:name"`` path) labelled ``label(case, engine)``."""
-    return [Task(function, {**kwargs(c), "engine": e}, label(c, e)) for c in cases for e in engines]
-
-
 def per_case(out: Sequence[Any], engines: Sequence[str] = ENGINES) -> list[dict[str, Any]]:
     """The tasks' results ``out`` of cases run on each of ``engines`` (in that order), as
     one {engine: result} per case; raises ValueError when they do not fill whole cases."""
@@ -176,6 +165,61 @@ def runs_by_case(
 ) -> dict[Any, dict[str, Any]]:
     """:func:`per_case` keyed by ``cases`` (one per case, in task order)."""
     return dict(zip(cases, per_case(out, engines), strict=True))
+
+
+#: a case's runs: engine -> its task's result
+Runs = dict[str, Any]
+
+
+def _no_figures(cfg: ReportConfig, runs: Any, tables: Any) -> tuple[Figure, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class CaseSection:
+    """A section declared as its cases: each case of ``cases(cfg)`` runs as one task per
+    engine of ``engines(case)`` (``task(cfg, case, engine)``), and ``rows(case, runs)``
+    turns its runs ({engine: result}) into ``(table, row)`` pairs; the tables come in the
+    order of ``tables`` (an empty one left out), captioned by ``prose.toml``. ``figures(cfg,
+    [(case, runs)], rows by table)`` draws the figures, ``fields(cfg)`` fills the texts."""
+
+    name: str
+    title: str
+    cases: Callable[[ReportConfig], Sequence[Any]]
+    task: Callable[[ReportConfig, Any, str], Task]
+    rows: Callable[[Any, Runs], Iterable[tuple[str, Row]]]
+    tables: tuple[str, ...] = ("",)
+    figures: Callable[
+        [ReportConfig, list[tuple[Any, Runs]], dict[str, list[Row]]], Sequence[Figure]
+    ] = _no_figures
+    fields: Callable[[ReportConfig], Mapping[str, Any]] = lambda cfg: {}
+    engines: Callable[[Any], Sequence[str]] = lambda case: ENGINES
+
+    def run_tasks(self, cfg: ReportConfig) -> list[Task]:
+        """One task per case and engine, in that order."""
+        return [self.task(cfg, c, e) for c in self.cases(cfg) for e in self.engines(c)]
+
+    def assemble(self, cfg: ReportConfig, out: list[Any]) -> SectionResult:
+        """The section's tables and figures from its tasks' results ``out``."""
+        cases = self.cases(cfg)
+        n = sum(len(self.engines(c)) for c in cases)
+        if len(out) != n:
+            raise ValueError(f"section {self.name}: {len(out)} results for its {n} tasks")
+        it = iter(out)
+        runs = [(c, {e: next(it) for e in self.engines(c)}) for c in cases]
+        tables: dict[str, list[Row]] = {t: [] for t in self.tables}
+        for c, r in runs:
+            for t, row in self.rows(c, r):
+                tables[t].append(row)
+        figs = self.figures(cfg, runs, tables)
+        return section_result(
+            self.name, cfg, [t or None for t in tables.values()], figs, **self.fields(cfg)
+        )
+
+    @property
+    def spec(self) -> SectionSpec:
+        """The section as the report runs it."""
+        return SectionSpec(self.name, self.title, self.run_tasks, self.assemble)
 
 
 def engine_runs_cells(

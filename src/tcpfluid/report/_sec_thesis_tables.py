@@ -5,7 +5,7 @@ ns-2 set-up: :mod:`._thesis_ns2`, docs/thesis-tables.md."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -20,7 +20,8 @@ from ._common import (
     COLUMN,
     ENGINES,
     TWO_FLOW_SHARE,
-    case_tasks,
+    CaseSection,
+    Runs,
     delivered_pkts,
     doc,
     engine_cells,
@@ -28,7 +29,6 @@ from ._common import (
     map_value,
     mean_rate_since,
     run_value,
-    runs_by_case,
     section_result,
     share_row,
 )
@@ -127,31 +127,16 @@ def _vd_duration(cfg: ReportConfig) -> float:
     return VD_QUICK_DURATION_S if cfg.quick else VD_DURATION_S
 
 
-def _vd_tasks(cfg: ReportConfig) -> list[Task]:
-    return case_tasks(
-        f"{_MODULE}:vegas_delta_run",
-        _vd_deltas(cfg),
-        lambda d: {"delta": d, "duration_s": _vd_duration(cfg)},
-        lambda d, e: f"thesis vegas-delta: {e} δ={d}",
-    )
+_VD_NO_CF = NA("the thesis gives no closed form for the extremes of the oscillation")
 
 
-def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    deltas = _vd_deltas(cfg)
-    tables: dict[str, list[Row]] = {"3.2": [], "3.3": [], "3.4": []}
-    runs = runs_by_case(deltas, out)
-    no_cf = NA("the thesis gives no closed form for the extremes of the oscillation")
-    for d in deltas:
-        setting = f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms"
-        for key, tab, quantity, unit, kind in _VD_QUANTITIES:
-            cell = partial(run_value, path=(key,), reason="no value")
-            values = engine_runs_cells(no_cf, runs[d], cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
-            q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
-            tables[tab].append(Row(setting, q, unit, kind, values, DOCUMENT, case=case))
-    fields: dict[str, Any] = {"run": f"{_vd_duration(cfg):g} s", "vd_from_s": VD_FROM_S}
-    return section_result(
-        "thesis-vegas-delta", cfg, [*tables.values()], (_vd_figure(runs, deltas),), **fields
-    )
+def _vd_rows(d: int, runs: Runs) -> Iterator[tuple[str, Row]]:
+    setting = f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms"
+    for key, tab, quantity, unit, kind in _VD_QUANTITIES:
+        cell = partial(run_value, path=(key,), reason="no value")
+        values = engine_runs_cells(_VD_NO_CF, runs, cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
+        q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
+        yield tab, Row(setting, q, unit, kind, values, DOCUMENT, case=case)
 
 
 def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figure:
@@ -176,9 +161,16 @@ def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figu
     )  # fmt: skip
 
 
-THESIS_VEGAS_DELTA = SectionSpec(
-    "thesis-vegas-delta", "One Vegas-δ flow (thesis)", _vd_tasks, _vd_assemble
-)
+THESIS_VEGAS_DELTA = CaseSection(
+    "thesis-vegas-delta", "One Vegas-δ flow (thesis)", _vd_deltas,
+    lambda cfg, d, e: Task(
+        f"{_MODULE}:vegas_delta_run", {"delta": d, "duration_s": _vd_duration(cfg), "engine": e},
+        f"thesis vegas-delta: {e} δ={d}",
+    ),
+    _vd_rows, ("3.2", "3.3", "3.4"),
+    figures=lambda cfg, runs, _: (_vd_figure(dict(runs), _vd_deltas(cfg)),),
+    fields=lambda cfg: {"run": f"{_vd_duration(cfg):g} s", "vd_from_s": VD_FROM_S},
+).spec  # fmt: skip
 
 
 # ===================================================== Tables 3.12-3.13 (two Reno flows)
@@ -233,38 +225,21 @@ def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
     return (100, 40, 1) if cfg.quick else RENO_X2_MS
 
 
-def _reno_tasks(cfg: ReportConfig) -> list[Task]:
-    return case_tasks(
-        f"{_MODULE}:reno_two_flow_run",
-        _reno_grid(cfg),
-        lambda x2: {"x2_ms": x2},
-        lambda x2, e: f"thesis reno: {e} x2={x2} ms",
-    )
+_RENO_NO_CF = NA("the thesis gives no closed form for Reno's sharing")
 
 
-def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    grid = _reno_grid(cfg)
-    runs = runs_by_case(grid, out)
-    no_cf = NA("the thesis gives no closed form for Reno's sharing")
-    fair_rows: list[Row] = []
-    good_rows: list[Row] = []
+def _reno_rows(x2: int, runs: Runs) -> Iterator[tuple[str, Row]]:
+    setting, case = f"Reno, x2 = {x2} ms", {"x2_ms": x2}
     jain = partial(run_value, path=("jain",), reason="no value")
-    for x2 in grid:
-        setting = f"Reno, x2 = {x2} ms"
-        jains = engine_runs_cells(no_cf, runs[x2], jain, doc(f"001/table3.12/reno/x2_{x2}"))
-        case = {"x2_ms": x2}
-        fair_rows.append(
-            share_row(setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case=case)
-        )
-        for i, name in ((0, "reno1"), (1, "reno2")):
-            ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
-            gv = engine_runs_cells(no_cf, runs[x2], partial(_goodput_kb, i=i), ref)
-            rtt = "6 ms" if i == 0 else f"{2 * (x2 + 2)} ms"
-            q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
-            case = {"x2_ms": x2, "connection": i + 1}
-            good_rows.append(Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=case))
-    figs = (_reno_figure(good_rows, grid),)
-    return section_result("thesis-reno", cfg, [fair_rows, good_rows], figs, reno_from_s=RENO_FROM_S)
+    jains = engine_runs_cells(_RENO_NO_CF, runs, jain, doc(f"001/table3.12/reno/x2_{x2}"))
+    yield "fair", share_row(setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case=case)
+    for i, name in ((0, "reno1"), (1, "reno2")):
+        ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
+        gv = engine_runs_cells(_RENO_NO_CF, runs, partial(_goodput_kb, i=i), ref)
+        rtt = "6 ms" if i == 0 else f"{2 * (x2 + 2)} ms"
+        q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
+        c = {"x2_ms": x2, "connection": i + 1}
+        yield "goodput", Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=c)
 
 
 def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
@@ -287,7 +262,15 @@ def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
     )  # fmt: skip
 
 
-THESIS_RENO = SectionSpec("thesis-reno", "Two Reno flows (thesis)", _reno_tasks, _reno_assemble)
+THESIS_RENO = CaseSection(
+    "thesis-reno", "Two Reno flows (thesis)", _reno_grid,
+    lambda cfg, x2, e: Task(
+        f"{_MODULE}:reno_two_flow_run", {"x2_ms": x2, "engine": e}, f"thesis reno: {e} x2={x2} ms"
+    ),
+    _reno_rows, ("fair", "goodput"),
+    figures=lambda cfg, _, tables: (_reno_figure(tables["goodput"], _reno_grid(cfg)),),
+    fields=lambda cfg: {"reno_from_s": RENO_FROM_S},
+).spec  # fmt: skip
 
 
 # ======================================== Tables 3.26-3.28 (delayed ACKs, packets only)
