@@ -35,6 +35,8 @@ PACKET_BITS = 8000.0
 RUNS = "tcpfluid.report._runs"
 #: the engines a case runs on, in the order of its tasks
 ENGINES = ("packet", "rounds", "ode")
+#: the engine name of a case whose one task runs every engine
+ALL = "all"
 #: engine -> its column
 COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 #: engine -> its name in the tasks' labels

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,8 @@ from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
+    CaseSection,
+    Runs,
     doc,
     engine_cells,
     err_na,
@@ -157,13 +160,13 @@ CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_t
 _NE_BASE_BPS = 10e6  # "original used bandwidth (10 Mbps)"
 _NEVER_NW = "window never reached nW"
 _FLUID_RTT = "round model, rtt=fluid"
-#: the runs of a case: (engine, label, options); the round model also with rtt=fluid
-_NE_RUNS: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("rounds", "round model", {}),
-    ("packet", "packet", {}),
-    ("rounds", "round model (fluid RTT)", {"rtt_model": "fluid"}),
-    ("ode", "ODE", {}),
-)
+#: the runs of a case: label -> (engine, options); the round model also with rtt=fluid
+_NE_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
+    "round model": ("rounds", {}),
+    "packet": ("packet", {}),
+    "round model (fluid RTT)": ("rounds", {"rtt_model": "fluid"}),
+    "ODE": ("ode", {}),
+}
 
 
 def _ne_grid(cfg: ReportConfig) -> list[int]:
@@ -184,15 +187,15 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     return {"overrides": o, "t_change": t1, "w": w}
 
 
-def _ne_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        run_task(
-            e, "qv-basic", a, _ne_setup(n, a)["overrides"], f"new equilibrium: {w} {a} n={n}", **o
-        )
-        for a in _CW_ALGS
-        for n in _ne_grid(cfg)
-        for e, w, o in _NE_RUNS
-    ]
+def _ne_cases(cfg: ReportConfig) -> list[tuple[str, int]]:
+    return [(a, n) for a in _CW_ALGS for n in _ne_grid(cfg)]
+
+
+def _ne_task(cfg: ReportConfig, case: tuple[str, int], run: str) -> Task:
+    (a, n), (e, o) = case, _NE_RUNS[run]
+    return run_task(
+        e, "qv-basic", a, _ne_setup(n, a)["overrides"], f"new equilibrium: {run} {a} n={n}", **o
+    )
 
 
 def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | None:
@@ -226,25 +229,24 @@ def _ne_closed(a: str, w: float, n: int, beta: float) -> float:
     return i if a == "vegas" else float(math.ceil(i) + QV_DETECTION_LAG_ROUNDS)
 
 
-def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
-    it = iter(out)
-    for a in _CW_ALGS:
-        beta = DOCUMENT_PARAMS[a]["beta"]
-        for n in _ne_grid(cfg):
-            # task results (_NE_RUNS): round model, packet, round model with rtt=fluid, ODE
-            rm, pk, fl, od = (_ne_count(a, n, next(it), e) for e, _, _ in _NE_RUNS)
-            w = _ne_setup(n, a)["w"]
-            values = engine_cells(_ne_closed(a, w, n, beta), rm, od, pk, NO_FIGURE_VALUES)
-            values[_FLUID_RTT] = fl
-            if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing it
-                values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=beta))
-            setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
-            q = "rounds from the change until the window reaches nW"
-            inf = tuple(values)[len(ENGINE_COLUMNS) :]
-            rows[a].append(Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, inf, {"n": n}))
+def _ne_rows(case: tuple[str, int], runs: Runs) -> Iterator[tuple[str, Row]]:
+    a, n = case
+    beta = DOCUMENT_PARAMS[a]["beta"]
+    rm, pk, fl, od = (_ne_count(a, n, runs[k], e) for k, (e, _) in _NE_RUNS.items())
+    w = _ne_setup(n, a)["w"]
+    values = engine_cells(_ne_closed(a, w, n, beta), rm, od, pk, NO_FIGURE_VALUES)
+    values[_FLUID_RTT] = fl
+    if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing it
+        values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=beta))
+    setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
+    q = "rounds from the change until the window reaches nW"
+    inf = tuple(values)[len(ENGINE_COLUMNS) :]
+    yield "", Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, inf, {"n": n})
+
+
+def _ne_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
     fig, ax = plot.new_axes()
-    for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
+    for i, (a, color) in enumerate((("vegas", "C0"), ("quick-vegas", "C3"))):
         eq = "(n−1)W" if a == "vegas" else "eq. (12) from the change, ⌈i⌉ + 2"
         lines = [
             (CLOSED_FORM, f"closed form {eq}", {"linestyle": "-"}),
@@ -254,19 +256,21 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         ]
         if a == "quick-vegas":
             lines.append((_FLUID_RTT, _FLUID_RTT, {"linestyle": "none", "marker": "+"}))
-        draw_columns(ax, _ne_grid(cfg), rows[a], lines, _NAMES[a], color)
+        grid = _ne_grid(cfg)
+        draw_columns(ax, grid, rows[i * len(grid) : (i + 1) * len(grid)], lines, _NAMES[a], color)
     ax.set_yscale("log")
-    figure = render(
+    return render(
         fig, ax, "new_equilibrium", prose("new-equilibrium", "figure"),
         xlabel="bandwidth growth factor n", ylabel="rounds to reach nW (RTTs)",
         title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
     )  # fmt: skip
-    return section_result("new-equilibrium", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
-NEW_EQUILIBRIUM = SectionSpec(
-    "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble
-)
+NEW_EQUILIBRIUM = CaseSection(
+    "new-equilibrium", "Rounds to a new equilibrium", _ne_cases, _ne_task, _ne_rows,
+    figures=lambda cfg, _, tables: (_ne_figure(cfg, tables[""]),),
+    engines=lambda case: tuple(_NE_RUNS),
+).spec  # fmt: skip
 
 # ============================================= conspicuous rounds (TCP-Ho paper §4.3)
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
