@@ -196,6 +196,8 @@ class CaseSection:
     ] = _no_figures
     fields: Callable[[ReportConfig], Mapping[str, Any]] = lambda cfg: {}
     engines: Callable[[Any], Sequence[str]] = lambda case: ENGINES
+    #: a table's caption from its key (``None``: the section's ``tables`` in ``prose.toml``)
+    caption: Callable[[str], str] | None = None
 
     def run_tasks(self, cfg: ReportConfig) -> list[Task]:
         """One task per case and engine, in that order."""
@@ -214,9 +216,10 @@ class CaseSection:
             for t, row in self.rows(c, r):
                 tables[t].append(row)
         figs = self.figures(cfg, runs, tables)
-        return section_result(
-            self.name, cfg, [t or None for t in tables.values()], figs, **self.fields(cfg)
-        )
+        given: list[Table | list[Row] | None] = [t or None for t in tables.values()]
+        if self.caption is not None:
+            given = [Table(self.caption(k), tuple(t)) for k, t in tables.items() if t]
+        return section_result(self.name, cfg, given, figs, **self.fields(cfg))
 
     @property
     def spec(self) -> SectionSpec:
