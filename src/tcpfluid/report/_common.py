@@ -198,6 +198,8 @@ class CaseSection:
     engines: Callable[[Any], Sequence[str]] = lambda case: ENGINES
     #: a table's caption from its key (``None``: the section's ``tables`` in ``prose.toml``)
     caption: Callable[[str], str] | None = None
+    #: the section's notes from its runs
+    notes: Callable[[list[tuple[Any, Runs]]], Sequence[str]] = lambda runs: ()
 
     def run_tasks(self, cfg: ReportConfig) -> list[Task]:
         """One task per case and engine, in that order."""
@@ -219,7 +221,8 @@ class CaseSection:
         given: list[Table | list[Row] | None] = [t or None for t in tables.values()]
         if self.caption is not None:
             given = [Table(self.caption(k), tuple(t)) for k, t in tables.items() if t]
-        return section_result(self.name, cfg, given, figs, **self.fields(cfg))
+        notes = self.notes(runs)
+        return section_result(self.name, cfg, given, figs, notes, **self.fields(cfg))
 
     @property
     def spec(self) -> SectionSpec:

@@ -4,6 +4,7 @@ map's stability)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,8 @@ from ._common import (
     ENGINES,
     LABEL,
     QV_REACH_NOT_SETTLING,
+    CaseSection,
+    Runs,
     doc,
     engine_cells,
     err_na,
@@ -54,33 +57,27 @@ _BASIC_OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def _basic_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = [
-        run_task(e, sc, a, {}, f"basic: {LABEL[e]} {a}", **_BASIC_OPTIONS[e])
-        for a, sc, _ in _BASIC
-        for e in ENGINES
-    ]
-    # the phase runs: packet, round model and ODE at each phase (the fluid engines' rounds
-    # fall against the CBR start too)
-    for a, sc, f in _basic_phase_keys():
-        o = _basic_phase_overrides(sc, f)
-        n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
-        what = f"{a}, CBR start moved by {f:.2f} round"
-        for e in ENGINES:
-            opts = {"n_points": n_points} if MODELS[e].granularity == "continuous" else {}
-            tasks.append(run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts))
-    return tasks
-
-
 #: the CBR start (and stop) moved by these fractions of the base RTT, for every law and row
 #: (docs/report.md, "Spreads are shown, not used to pass")
 _BASIC_PHASE_FRACTIONS = (0.25, 0.5, 0.75)
 #: seconds a phase run goes on after the CBR stops (the slowest doubling settles in ~3 s)
 _BASIC_PHASE_TAIL_S = 15.0
+#: a case's runs besides each engine's nominal one: run -> (engine, phase fraction)
+_BASIC_PHASE_RUNS = {f"{e} at {f}": (e, f) for f in _BASIC_PHASE_FRACTIONS for e in ENGINES}
 
 
-def _basic_phase_keys() -> list[tuple[str, str, float]]:
-    return [(a, sc, f) for a, sc, _ in _BASIC for f in _BASIC_PHASE_FRACTIONS]
+def _basic_task(cfg: ReportConfig, case: tuple[str, str, str], run: str) -> Task:
+    """The nominal run on engine ``run``, or a run with the CBR moved (the fluid engines'
+    rounds fall against the CBR start too)."""
+    a, sc, _ = case
+    if run in ENGINES:
+        return run_task(run, sc, a, {}, f"basic: {LABEL[run]} {a}", **_BASIC_OPTIONS[run])
+    e, f = _BASIC_PHASE_RUNS[run]
+    o = _basic_phase_overrides(sc, f)
+    n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
+    opts = {"n_points": n_points} if MODELS[e].granularity == "continuous" else {}
+    what = f"{a}, CBR start moved by {f:.2f} round"
+    return run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts)
 
 
 def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
@@ -90,17 +87,6 @@ def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
     t_on, t_off = float(s.cbr[0].start_s) + shift, float(s.cbr[0].stop_s) + shift
     end = t_off + _BASIC_PHASE_TAIL_S
     return {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{t_off:.6f}s"}
-
-
-def _basic_phase_range(
-    a: str, key: str, nominal: float | NA, out: list[Any], column: int
-) -> tuple[float | NA, float | NA]:
-    """The range of ``key`` on engine ``ENGINES[column]`` over the nominal run and the phase
-    runs of law ``a`` (``out``: the phase runs' results)."""
-    e, runs = ENGINES[column], runs_by_case(_basic_phase_keys(), out)
-    return phase_range(
-        [nominal, *(_engine_values(r[e])[key] for k, r in runs.items() if k[0] == a)]
-    )
 
 
 #: the printed §5.1 numbers (the Quick Vegas paper's Fig. 1 and §5.1) by algorithm and metric
@@ -196,37 +182,29 @@ def _engine_values(res: dict[str, Any]) -> dict[str, float | NA]:
     }
 
 
-def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    figs: list[Figure] = []
-    notes: list[str] = []
-    nominal = runs_by_case(_BASIC, out[: 3 * len(_BASIC)])
-    for (a, sc, figref), runs in nominal.items():
-        pr, rr = runs["packet"], runs["rounds"]
-        closed = _basic_closed(a, pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1)), pr.get("d_s", D_S))
-        docs = _basic_doc(a)
-        ev = {e: _engine_values(r) for e, r in runs.items()}
-        for key, (label, unit, kind) in _LABELS.items():
-            values = engine_cells(
-                closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
-            )
-            refs = ((DOCUMENT, docs[key]), (CLOSED_FORM, closed[key]), (PACKET, 0.0))
-            ref = next(c for c, v in refs if not isinstance(v, NA))
-            informative: tuple[str, ...] = ()
-            for j, (lo, hi) in enumerate(((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())):
-                nom = values[COLUMN[ENGINES[j]]]
-                values[lo], values[hi] = _basic_phase_range(a, key, nom, out[3 * len(_BASIC) :], j)
-                informative += (lo, hi)
-            # a time against the document's number is a time read off its ns-2 plot
-            if ref == DOCUMENT and kind == "time":
-                kind = "document time"
-            case = {"scenario": sc}
-            rows.append(
-                Row(f"{_NAMES[a]} on {sc}", label, unit, kind, values, ref, informative, case)
-            )
-        figs.append(_basic_figure(a, sc, figref, pr, rr, runs["ode"]))
-        notes.extend(_collapse_note(a, sc, pr))
-    return section_result("basic", cfg, [rows], tuple(figs), tuple(notes))
+def _basic_rows(case: tuple[str, str, str], runs: Runs) -> Iterator[tuple[str, Row]]:
+    a, sc, _ = case
+    pr, rr = runs["packet"], runs["rounds"]
+    closed = _basic_closed(a, pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1)), pr.get("d_s", D_S))
+    docs = _basic_doc(a)
+    ev = {e: _engine_values(r) for e, r in runs.items()}
+    for key, (label, unit, kind) in _LABELS.items():
+        values = engine_cells(
+            closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
+        )
+        refs = ((DOCUMENT, docs[key]), (CLOSED_FORM, closed[key]), (PACKET, 0.0))
+        ref = next(c for c, v in refs if not isinstance(v, NA))
+        informative: tuple[str, ...] = ()
+        phases = ((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())
+        for e, (lo, hi) in zip(ENGINES, phases, strict=True):
+            moved = [ev[k][key] for k, (pe, _f) in _BASIC_PHASE_RUNS.items() if pe == e]
+            values[lo], values[hi] = phase_range([values[COLUMN[e]], *moved])
+            informative += (lo, hi)
+        # a time against the document's number is a time read off its ns-2 plot
+        if ref == DOCUMENT and kind == "time":
+            kind = "document time"
+        setting = f"{_NAMES[a]} on {sc}"
+        yield "", Row(setting, label, unit, kind, values, ref, informative, {"scenario": sc})
 
 
 def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
@@ -268,7 +246,15 @@ def _basic_figure(
     return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
-BASIC = SectionSpec("basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble)
+BASIC = CaseSection(
+    "basic", "Basic behaviour (§5.1)", lambda cfg: _BASIC, _basic_task, _basic_rows,
+    figures=lambda cfg, runs, _: tuple(
+        _basic_figure(a, sc, figref, r["packet"], r["rounds"], r["ode"])
+        for (a, sc, figref), r in runs
+    ),
+    engines=lambda case: (*ENGINES, *_BASIC_PHASE_RUNS),
+    notes=lambda runs: [n for (a, sc, _), r in runs for n in _collapse_note(a, sc, r["packet"])],
+).spec  # fmt: skip
 
 
 # ================================================================ many flows (§5.3)
