@@ -153,24 +153,8 @@ def run_task(
     return Task(f"{RUNS}:{engine}_run", kwargs, label)
 
 
-def per_case(out: Sequence[Any], engines: Sequence[str] = ENGINES) -> list[dict[str, Any]]:
-    """The tasks' results ``out`` of cases run on each of ``engines`` (in that order), as
-    one {engine: result} per case; raises ValueError when they do not fill whole cases."""
-    n = len(engines)
-    if len(out) % n:
-        raise ValueError(f"{len(out)} results are not whole cases of {n} runs each")
-    return [dict(zip(engines, out[i : i + n], strict=True)) for i in range(0, len(out), n)]
-
-
-def runs_by_case(
-    cases: Iterable[Any], out: Sequence[Any], engines: Sequence[str] = ENGINES
-) -> dict[Any, dict[str, Any]]:
-    """:func:`per_case` keyed by ``cases`` (one per case, in task order)."""
-    return dict(zip(cases, per_case(out, engines), strict=True))
-
-
 #: a case's runs: engine -> its task's result
-Runs = dict[str, Any]
+Runs = dict[Any, Any]
 
 
 def _no_figures(cfg: ReportConfig, runs: Any, tables: Any) -> tuple[Figure, ...]:
@@ -188,14 +172,14 @@ class CaseSection:
     name: str
     title: str
     cases: Callable[[ReportConfig], Sequence[Any]]
-    task: Callable[[ReportConfig, Any, str], Task]
+    task: Callable[[ReportConfig, Any, Any], Task]
     rows: Callable[[Any, Runs], Iterable[tuple[str, Row]]]
     tables: tuple[str, ...] = ("",)
     figures: Callable[
         [ReportConfig, list[tuple[Any, Runs]], dict[str, list[Row]]], Sequence[Figure]
     ] = _no_figures
     fields: Callable[[ReportConfig], Mapping[str, Any]] = lambda cfg: {}
-    engines: Callable[[Any], Sequence[str]] = lambda case: ENGINES
+    engines: Callable[[Any], Sequence[Any]] = lambda case: ENGINES
     #: a table's caption from its key (``None``: the section's ``tables`` in ``prose.toml``)
     caption: Callable[[str], str] | None = None
     #: the section's notes from its runs

@@ -28,14 +28,12 @@ from ._common import (
     num,
     phase_range,
     run_task,
-    runs_by_case,
-    section_result,
     share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES, D_S
-from ._table import CLOSED_FORM, DOCUMENT, FLUID_PHASE, NA, PACKET, PHASE_MAX, PHASE_MIN, Row, Table
+from ._table import CLOSED_FORM, DOCUMENT, FLUID_PHASE, NA, PACKET, PHASE_MAX, PHASE_MIN, Row
 
 # ================================================================== basic behaviour §5.1
 _BASIC = (
@@ -281,17 +279,13 @@ def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float]
     ]
 
 
-def _mf_cases(cfg: ReportConfig) -> list[tuple[str, str]]:
-    return [(sc, a) for sc, _o, _e, _p in _mf_setups(cfg) for a in _ALGS]
+#: a scenario's runs: (law, engine) each
+_MF_RUNS = tuple((a, e) for a in _ALGS for e in ENGINES)
 
 
-def _mf_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
-        for sc, o, _, _ in _mf_setups(cfg)
-        for a in _ALGS
-        for e in ENGINES
-    ]
+def _mf_task(cfg: ReportConfig, setup: tuple[str, Any, Any, Any], run: tuple[str, str]) -> Task:
+    (sc, o, _, _), (a, e) = setup, run
+    return run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
 
 
 _ENGINE_STYLES = (  # (legend, engine, queue line style)
@@ -303,11 +297,10 @@ _ENGINE_STYLES = (  # (legend, engine, queue line style)
 
 def _mf_engine_jains(
     res: dict[str, Any], edges: list[float], t_end: float
-) -> tuple[dict[str, list[float] | None], list[tuple[Any, ...]]]:
-    """Per engine: Jain's index per period (None: no result), and the queue traces."""
+) -> dict[str, list[float] | None]:
+    """Per engine: Jain's index per period (None: no result)."""
     jains: dict[str, list[float] | None] = {}
-    traces = []
-    for name, key, style in _ENGINE_STYLES:
+    for _name, key, _style in _ENGINE_STYLES:
         jains[key] = None
         r = res[key]
         if r is None or "error" in r:
@@ -316,8 +309,7 @@ def _mf_engine_jains(
         dl = r["delivered_pkts"] if "delivered_pkts" in r else _delivered_pkts(t, r["goodput_pps"])
         stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
         jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
-        traces.append((name, t, r["queue_pkts"], style))
-    return jains, traces
+    return jains
 
 
 def _mf_row(
@@ -363,40 +355,40 @@ def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
     return cap
 
 
-def _mf_scenario(
-    cfg: ReportConfig,
-    sc: str,
-    edges: list[float],
-    prefix: str,
-    results: dict[tuple[str, str], dict[str, Any]],
-) -> tuple[Table, Figure]:
-    """The table of Jain's indices and the queue figure of one scenario."""
-    rows: list[Row] = []
+def _mf_rows(setup: tuple[str, Any, list[float], str], runs: Runs) -> Iterator[tuple[str, Row]]:
+    """The rows of Jain's indices of one scenario, per law and period."""
+    sc, _, edges, prefix = setup
+    for a in _ALGS:
+        res = {e: runs[(a, e)] for e in ENGINES}
+        jains = _mf_engine_jains(res, edges, float(edges[-1]))
+        yield from (
+            (sc, _mf_row(sc, a, i, edges, prefix, res, jains)) for i in range(len(edges) - 1)
+        )
+
+
+def _mf_figure(cfg: ReportConfig, setup: tuple[str, Any, list[float], str], runs: Runs) -> Figure:
+    """The queue figure of one scenario, a panel per law."""
+    sc, t_end = setup[0], float(setup[2][-1])
     fig, axes = plot.new_axes(len(_ALGS))
-    t_end = float(edges[-1])
     enveloped: list[str] = []
     for ai, a in enumerate(_ALGS):
-        res = results[(sc, a)]
-        jains, traces = _mf_engine_jains(res, edges, t_end)
+        traces = [
+            (name, r["t_s"], r["queue_pkts"], style)
+            for name, e, style in _ENGINE_STYLES
+            if (r := runs[(a, e)]) is not None and "error" not in r
+        ]
         # a queue oscillating faster than the panel can show: envelope and zoom
         enveloped += [f"{_NAMES[a]} {n}" for n in queue_panel(axes[ai], traces, t_end=t_end)]
         xlabel = "time (s)" if ai == len(_ALGS) - 1 else ""
         plot.finish(axes[ai], xlabel=xlabel, ylabel="queue (pkts)", title=_NAMES[a], fontsize=6)
-        rows += [_mf_row(sc, a, i, edges, prefix, res, jains) for i in range(len(edges) - 1)]
     name = f"many_flows_{sc.replace('-', '_')}"
-    figure = Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))
+    return Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))
+
+
+def _mf_table_caption(sc: str) -> str:
     table = "Table 2" if sc == "qv-many-flows" else "Table 3"
     caption = f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper {table})"
-    if sc in _UNSPECIFIED:
-        caption += prose("many-flows", "unspecified_caption")
-    return Table(caption, tuple(rows)), figure
-
-
-def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    results = runs_by_case(_mf_cases(cfg), out)
-    pairs = [_mf_scenario(cfg, sc, e, p, results) for sc, _o, e, p in _mf_setups(cfg)]
-    figs = (*(f for _t, f in pairs), _stability_figure())
-    return section_result("many-flows", cfg, tuple(t for t, _f in pairs), figs)
+    return caption + (prose("many-flows", "unspecified_caption") if sc in _UNSPECIFIED else "")
 
 
 def _stability_figure() -> Figure:
@@ -412,4 +404,12 @@ def _stability_figure() -> Figure:
     )
 
 
-MANY_FLOWS = SectionSpec("many-flows", "Many flows", _mf_tasks, _mf_assemble)
+MANY_FLOWS = CaseSection(
+    "many-flows", "Many flows", _mf_setups, _mf_task, _mf_rows,
+    ("qv-many-flows", "qv-different-rtt"),
+    figures=lambda cfg, runs, _: (
+        *(_mf_figure(cfg, setup, r) for setup, r in runs), _stability_figure()
+    ),
+    engines=lambda setup: _MF_RUNS,
+    caption=_mf_table_caption,
+).spec  # fmt: skip
