@@ -157,10 +157,6 @@ def run_task(
 Runs = dict[Any, Any]
 
 
-def _no_figures(cfg: ReportConfig, runs: Any, tables: Any) -> tuple[Figure, ...]:
-    return ()
-
-
 @dataclass(frozen=True)
 class CaseSection:
     """A section declared as its cases: each case of ``cases(cfg)`` runs as one task per
@@ -177,7 +173,7 @@ class CaseSection:
     tables: tuple[str, ...] = ("",)
     figures: Callable[
         [ReportConfig, list[tuple[Any, Runs]], dict[str, list[Row]]], Sequence[Figure]
-    ] = _no_figures
+    ] = lambda cfg, runs, tables: ()
     fields: Callable[[ReportConfig], Mapping[str, Any]] = lambda cfg: {}
     engines: Callable[[Any], Sequence[Any]] = lambda case: ENGINES
     #: a table's caption from its key (``None``: the section's ``tables`` in ``prose.toml``)
@@ -217,9 +213,10 @@ class CaseSection:
 def engine_runs_cells(
     closed: Value, runs: Mapping[str, Any], cell: Callable[[Any], Value], document: Value
 ) -> dict[str, Value]:
-    """A row's cells: ``closed``, then each engine's ``cell(runs[engine])`` in
-    :data:`ENGINES` order, then ``document``."""
-    return {CLOSED_FORM: closed, **{COLUMN[e]: cell(runs[e]) for e in ENGINES}, DOCUMENT: document}
+    """A row's cells: ``closed``, then each engine's ``cell(runs.get(engine))`` (``None``: the
+    engine did not run) in :data:`ENGINES` order, then ``document``."""
+    cells = {COLUMN[e]: cell(runs.get(e)) for e in ENGINES}
+    return {CLOSED_FORM: closed, **cells, DOCUMENT: document}
 
 
 def map_value(v: Value, fn: Callable[[float], float]) -> Value:

@@ -240,7 +240,6 @@ def _friend_rows(
     base = f"004/table7/{a}-{b}/{na}-{nb}"
     setting = f"{_name(a)} ×{na} with {_name(b)} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
-    runs = {e: runs.get(e) for e in ENGINES}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     q = "spread of the 20 flows' shares (std/mean), 10–60 s"
     fair = {**case, "quantity": "fairness"}
