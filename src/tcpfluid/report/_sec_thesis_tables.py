@@ -29,10 +29,9 @@ from ._common import (
     map_value,
     mean_rate_since,
     run_value,
-    section_result,
     share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
 from ._sec_thesis_many import _MODULE as _MANY
 from ._sec_thesis_many import _NO_CF, _SPREAD, _mf_grid, table_of
@@ -295,26 +294,31 @@ def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
     return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
 
 
-def _two_flow_task(label: str, **kwargs: Any) -> Task:
-    return Task(f"{_MANY}:two_flow_ack_run", kwargs, f"thesis delayed ACKs: two flows {label}")
+#: the section's runs besides Table 3.26's: label -> (run function, its options); beside
+#: Table 3.28's, the library's defaults: the initial window of 2 packets; the ACK of two
+#: packets echoing the first one (RFC 7323), the rounds timed from the echoed samples; and
+#: Table 3.27's run from the initial window of 2 packets
+_RFC = {"delayed_ack_echo": "first", "ns2_vegas_timing": False}
+_DA_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
+    **{label.upper(): ("two_flow_ack_run", {"delayed_ack": da}) for da, label in _T328_ACKS},
+    "DA, initial window 2": ("two_flow_ack_run", {"delayed_ack": True, "initial_window": 2.0}),
+    "DA-IA, ACK echoing the first packet": (
+        "two_flow_ack_run", {"delayed_ack": [True, False], **_RFC}
+    ),
+    ", initial window 2": ("many_flows_run", {"initial_window": 2.0}),
+}  # fmt: skip
 
 
-def _da_tasks(cfg: ReportConfig) -> list[Task]:
-    def many(r: str, n: int, p: int, label: str = "", **kwargs: Any) -> Task:
-        kw = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True}
-        label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3{label}"
-        return Task(f"{_MANY}:many_flows_run", {**kw, **kwargs}, label)
-
-    tasks = [many(*c) for c in _da_cases(cfg)]
-    tasks += [_two_flow_task(label.upper(), delayed_ack=da) for da, label in _T328_ACKS]
-    # beside, the library's defaults: the initial window of 2 packets; the ACK of two
-    # packets echoing the first one (RFC 7323), the rounds timed from the echoed samples
-    tasks.append(_two_flow_task("DA, initial window 2", delayed_ack=True, initial_window=2.0))
-    rfc = {"delayed_ack_echo": "first", "ns2_vegas_timing": False}
-    tasks.append(
-        _two_flow_task("DA-IA, ACK echoing the first packet", delayed_ack=[True, False], **rfc)
-    )
-    return [*tasks, many(*T327_CASE, ", initial window 2", initial_window=2.0)]
+def _da_task(cfg: ReportConfig, case: Any, run: tuple[str, int, int] | str) -> Task:
+    """A delayed-ACK run of Table 3.26 (``run``: router, flows, Vegas-3 %), or one of
+    :data:`_DA_RUNS`."""
+    fn, kw = _DA_RUNS[run] if isinstance(run, str) else ("many_flows_run", {})
+    if fn == "two_flow_ack_run":
+        return Task(f"{_MANY}:{fn}", kw, f"thesis delayed ACKs: two flows {run}")
+    (r, n, p), suffix = (T327_CASE, run) if isinstance(run, str) else (run, "")
+    base = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True}
+    label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3{suffix}"
+    return Task(f"{_MANY}:{fn}", {**base, **kw}, label)
 
 
 _DA_FLUID = NA("the fluid engines do not model delayed ACKs")
@@ -419,19 +423,20 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> list[Row]:
     return rows
 
 
-def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    cases = _da_cases(cfg)
-    t26 = _t26_rows(cases, out[: len(cases)])
-    r27 = out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
-    t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
-    t27 = _t27_rows(r27, out[len(cases) + 5])
-    fields: dict[str, Any] = {"delack_timeout_s": DELACK_TIMEOUT_S}
-    fields["many_flows_min_rto_s"] = MANY_FLOWS_MIN_RTO_S
-    return section_result(
-        "thesis-delayed-ack", cfg, [t26, t27 or None, t28], iw2=_IW2, echo_rfc=_ECHO_RFC, **fields
-    )
+def _da_rows(cases: tuple[tuple[str, int, int], ...], runs: Runs) -> Iterator[tuple[str, Row]]:
+    yield from (("3.26", r) for r in _t26_rows(list(cases), [runs[c] for c in cases]))
+    r27 = runs.get(T327_CASE, {"error": "not run"})
+    yield from (("3.27", r) for r in _t27_rows(r27, runs[", initial window 2"]))
+    yield from (("3.28", r) for r in _t28_rows(*(runs[k] for k in list(_DA_RUNS)[:5])))
 
 
-THESIS_DELAYED_ACK = SectionSpec(
-    "thesis-delayed-ack", "Delayed ACKs (thesis)", _da_tasks, _da_assemble
-)
+THESIS_DELAYED_ACK = CaseSection(
+    "thesis-delayed-ack", "Delayed ACKs (thesis)", lambda cfg: [tuple(_da_cases(cfg))],
+    _da_task, _da_rows, ("3.26", "3.27", "3.28"),
+    fields=lambda cfg: {
+        "iw2": _IW2, "echo_rfc": _ECHO_RFC, "delack_timeout_s": DELACK_TIMEOUT_S,
+        "many_flows_min_rto_s": MANY_FLOWS_MIN_RTO_S,
+    },
+    # one case: Table 3.26's runs, then the others (in the order of _DA_RUNS)
+    engines=lambda cases: (*cases, *_DA_RUNS),
+).spec  # fmt: skip
