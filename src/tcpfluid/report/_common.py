@@ -197,12 +197,22 @@ class CaseSection:
         for c, r in runs:
             for t, row in self.rows(c, r):
                 tables[t].append(row)
-        figs = self.figures(cfg, runs, tables)
-        given: list[Table | list[Row] | None] = [t or None for t in tables.values()]
-        if self.caption is not None:
-            given = [Table(self.caption(k), tuple(t)) for k, t in tables.items() if t]
-        notes = self.notes(runs)
-        return section_result(self.name, cfg, given, figs, notes, **self.fields(cfg))
+        # the texts of prose.toml: title, intro (in quick mode with its quick-mode sentence),
+        # the tables' captions by their places (unless ``caption``), comparisons
+        text, fields = texts(self.name), self.fields(cfg)
+        intro = prose(self.name, "intro", **fields)
+        if cfg.quick and "intro_quick" in text:
+            intro += prose(self.name, "intro_quick", **fields)
+        given = tuple(
+            Table(self.caption(k) if self.caption else text["tables"][i], tuple(t))
+            for i, (k, t) in enumerate(tables.items())
+            if t
+        )
+        figs, notes = tuple(self.figures(cfg, runs, tables)), tuple(self.notes(runs))
+        comparisons = tuple(text.get("comparisons", ()))
+        return SectionResult(
+            self.name, text["title"], intro, given, figs, notes, comparisons=comparisons
+        )
 
     @property
     def spec(self) -> SectionSpec:
@@ -298,28 +308,3 @@ def share_row(
     shares, info = shares_from_jain(jains, tuple(informative), two_flows=two_flows)
     kind = "share" if two_flows else "share spread"
     return Row(setting, quantity, "", kind, shares, reference, informative=info, case=case)
-
-
-def section_result(
-    name: str,
-    cfg: ReportConfig,
-    tables: Sequence[Table | Sequence[Row] | None],
-    figures: Sequence[Figure] = (),
-    notes: Sequence[str] = (),
-    **fields: Any,
-) -> SectionResult:
-    """Section ``name``'s result with its title, intro (in quick mode with its quick-mode
-    sentence) and comparisons from ``prose.toml`` (:func:`._core.prose`, ``fields`` filled
-    in); a table given as its rows takes the caption of its place in the entry ``tables``,
-    and ``None`` leaves that table out."""
-    text = texts(name)
-    intro = prose(name, "intro", **fields)
-    if cfg.quick and "intro_quick" in text:
-        intro += prose(name, "intro_quick", **fields)
-    captions = text.get("tables", [])
-    kept = [(i, t) for i, t in enumerate(tables) if t is not None]
-    given = tuple(t if isinstance(t, Table) else Table(captions[i], tuple(t)) for i, t in kept)
-    parts = (given, tuple(figures), tuple(notes))
-    return SectionResult(
-        name, text["title"], intro, *parts, comparisons=tuple(text.get("comparisons", ()))
-    )
