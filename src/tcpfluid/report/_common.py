@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..fairness import _delivered_pkts
 from ..published import published
 from ..scenarios import build_scenario
-from ._core import Figure, ReportConfig, SectionResult, Task, prose, texts
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose, texts
 from ._table import (
     CLOSED_FORM,
     DOCUMENT,
@@ -34,6 +35,8 @@ PACKET_BITS = 8000.0
 RUNS = "tcpfluid.report._runs"
 #: the engines a case runs on, in the order of its tasks
 ENGINES = ("packet", "rounds", "ode")
+#: the engine name of a case whose one task runs every engine
+ALL = "all"
 #: engine -> its column
 COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 #: engine -> its name in the tasks' labels
@@ -150,40 +153,80 @@ def run_task(
     return Task(f"{RUNS}:{engine}_run", kwargs, label)
 
 
-def case_tasks(
-    function: str,
-    cases: Iterable[Any],
-    kwargs: Callable[[Any], Mapping[str, Any]],
-    label: Callable[[Any, str], str],
-    engines: Sequence[str] = ENGINES,
-) -> list[Task]:
-    """One task per case and engine, in that order: ``function(**kwargs(case),
-    engine=engine)`` (a ``"module:name"`` path) labelled ``label(case, engine)``."""
-    return [Task(function, {**kwargs(c), "engine": e}, label(c, e)) for c in cases for e in engines]
+#: a case's runs: engine -> its task's result
+Runs = dict[Any, Any]
 
 
-def per_case(out: Sequence[Any], engines: Sequence[str] = ENGINES) -> list[dict[str, Any]]:
-    """The tasks' results ``out`` of cases run on each of ``engines`` (in that order), as
-    one {engine: result} per case; raises ValueError when they do not fill whole cases."""
-    n = len(engines)
-    if len(out) % n:
-        raise ValueError(f"{len(out)} results are not whole cases of {n} runs each")
-    return [dict(zip(engines, out[i : i + n], strict=True)) for i in range(0, len(out), n)]
+@dataclass(frozen=True)
+class CaseSection:
+    """A section declared as its cases: each case of ``cases(cfg)`` runs as one task per
+    engine of ``engines(case)`` (``task(cfg, case, engine)``), and ``rows(case, runs)``
+    turns its runs ({engine: result}) into ``(table, row)`` pairs; the tables come in the
+    order of ``tables`` (an empty one left out), captioned by ``prose.toml``. ``figures(cfg,
+    [(case, runs)], rows by table)`` draws the figures, ``fields(cfg)`` fills the texts."""
 
+    name: str
+    title: str
+    cases: Callable[[ReportConfig], Sequence[Any]]
+    task: Callable[[ReportConfig, Any, Any], Task]
+    rows: Callable[[Any, Runs], Iterable[tuple[str, Row]]]
+    tables: tuple[str, ...] = ("",)
+    figures: Callable[
+        [ReportConfig, list[tuple[Any, Runs]], dict[str, list[Row]]], Sequence[Figure]
+    ] = lambda cfg, runs, tables: ()
+    fields: Callable[[ReportConfig], Mapping[str, Any]] = lambda cfg: {}
+    engines: Callable[[Any], Sequence[Any]] = lambda case: ENGINES
+    #: a table's caption from its key (``None``: the section's ``tables`` in ``prose.toml``)
+    caption: Callable[[str], str] | None = None
+    #: the section's notes from its runs
+    notes: Callable[[list[tuple[Any, Runs]]], Sequence[str]] = lambda runs: ()
 
-def runs_by_case(
-    cases: Iterable[Any], out: Sequence[Any], engines: Sequence[str] = ENGINES
-) -> dict[Any, dict[str, Any]]:
-    """:func:`per_case` keyed by ``cases`` (one per case, in task order)."""
-    return dict(zip(cases, per_case(out, engines), strict=True))
+    def run_tasks(self, cfg: ReportConfig) -> list[Task]:
+        """One task per case and engine, in that order."""
+        return [self.task(cfg, c, e) for c in self.cases(cfg) for e in self.engines(c)]
+
+    def assemble(self, cfg: ReportConfig, out: list[Any]) -> SectionResult:
+        """The section's tables and figures from its tasks' results ``out``."""
+        cases = self.cases(cfg)
+        n = sum(len(self.engines(c)) for c in cases)
+        if len(out) != n:
+            raise ValueError(f"section {self.name}: {len(out)} results for its {n} tasks")
+        it = iter(out)
+        runs = [(c, {e: next(it) for e in self.engines(c)}) for c in cases]
+        tables: dict[str, list[Row]] = {t: [] for t in self.tables}
+        for c, r in runs:
+            for t, row in self.rows(c, r):
+                tables[t].append(row)
+        # the texts of prose.toml: title, intro (in quick mode with its quick-mode sentence),
+        # the tables' captions by their places (unless ``caption``), comparisons
+        text, fields = texts(self.name), self.fields(cfg)
+        intro = prose(self.name, "intro", **fields)
+        if cfg.quick and "intro_quick" in text:
+            intro += prose(self.name, "intro_quick", **fields)
+        given = tuple(
+            Table(self.caption(k) if self.caption else text["tables"][i], tuple(t))
+            for i, (k, t) in enumerate(tables.items())
+            if t
+        )
+        figs, notes = tuple(self.figures(cfg, runs, tables)), tuple(self.notes(runs))
+        comparisons = tuple(text.get("comparisons", ()))
+        return SectionResult(
+            self.name, text["title"], intro, given, figs, notes, comparisons=comparisons
+        )
+
+    @property
+    def spec(self) -> SectionSpec:
+        """The section as the report runs it."""
+        return SectionSpec(self.name, self.title, self.run_tasks, self.assemble)
 
 
 def engine_runs_cells(
     closed: Value, runs: Mapping[str, Any], cell: Callable[[Any], Value], document: Value
 ) -> dict[str, Value]:
-    """A row's cells: ``closed``, then each engine's ``cell(runs[engine])`` in
-    :data:`ENGINES` order, then ``document``."""
-    return {CLOSED_FORM: closed, **{COLUMN[e]: cell(runs[e]) for e in ENGINES}, DOCUMENT: document}
+    """A row's cells: ``closed``, then each engine's ``cell(runs.get(engine))`` (``None``: the
+    engine did not run) in :data:`ENGINES` order, then ``document``."""
+    cells = {COLUMN[e]: cell(runs.get(e)) for e in ENGINES}
+    return {CLOSED_FORM: closed, **cells, DOCUMENT: document}
 
 
 def map_value(v: Value, fn: Callable[[float], float]) -> Value:
@@ -265,28 +308,3 @@ def share_row(
     shares, info = shares_from_jain(jains, tuple(informative), two_flows=two_flows)
     kind = "share" if two_flows else "share spread"
     return Row(setting, quantity, "", kind, shares, reference, informative=info, case=case)
-
-
-def section_result(
-    name: str,
-    cfg: ReportConfig,
-    tables: Sequence[Table | Sequence[Row] | None],
-    figures: Sequence[Figure] = (),
-    notes: Sequence[str] = (),
-    **fields: Any,
-) -> SectionResult:
-    """Section ``name``'s result with its title, intro (in quick mode with its quick-mode
-    sentence) and comparisons from ``prose.toml`` (:func:`._core.prose`, ``fields`` filled
-    in); a table given as its rows takes the caption of its place in the entry ``tables``,
-    and ``None`` leaves that table out."""
-    text = texts(name)
-    intro = prose(name, "intro", **fields)
-    if cfg.quick and "intro_quick" in text:
-        intro += prose(name, "intro_quick", **fields)
-    captions = text.get("tables", [])
-    kept = [(i, t) for i, t in enumerate(tables) if t is not None]
-    given = tuple(t if isinstance(t, Table) else Table(captions[i], tuple(t)) for i, t in kept)
-    parts = (given, tuple(figures), tuple(notes))
-    return SectionResult(
-        name, text["title"], intro, *parts, comparisons=tuple(text.get("comparisons", ()))
-    )

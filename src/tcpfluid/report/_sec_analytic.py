@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,8 @@ from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
+    CaseSection,
+    Runs,
     doc,
     engine_cells,
     err_na,
@@ -32,9 +35,8 @@ from ._common import (
     num,
     run_task,
     run_value,
-    section_result,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, draw_lines, render
 from ._runs import first_at_least
 from ._table import (
@@ -90,49 +92,51 @@ def _cw_grid(cfg: ReportConfig) -> list[float]:
     return [100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
 
 
-def _cw_cases(cfg: ReportConfig) -> list[tuple[str, str, float]]:
-    """(engine, law, BDP in kb) of each run after the round model's batches."""
-    return [(e, a, kb) for e in ("packet", "ode") for a in _CW_ALGS for kb in _cw_grid(cfg)]
+def _cw_cases(cfg: ReportConfig) -> list[tuple[str, tuple[float, ...]]]:
+    """(law, the BDPs in kb) of each case."""
+    return [(a, tuple(_cw_grid(cfg))) for a in _CW_ALGS]
 
 
-def _cw_tasks(cfg: ReportConfig) -> list[Task]:
-    bdps = [kb_to_pkts(k) for k in _cw_grid(cfg)]
-    tasks = [_bdp_batch(a, {}, bdps, 80, f"critical window: round model {a}") for a in _CW_ALGS]
-    for e, a, kb in _cw_cases(cfg):
-        o = _qv_basic(kb_to_pkts(kb), cbr="none", duration="6s")
-        tasks.append(run_task(e, "qv-basic", a, o, f"critical window: {LABEL[e]} {a} {kb:g} kb"))
-    return tasks
+def _cw_task(cfg: ReportConfig, case: tuple[str, tuple[float, ...]], run: str) -> Task:
+    a, kbs = case
+    if run == "batch":
+        bdps = [kb_to_pkts(k) for k in kbs]
+        return _bdp_batch(a, {}, bdps, 80, f"critical window: round model {a}")
+    e, kb = run.split()[0], float(run.split()[1])
+    o = _qv_basic(kb_to_pkts(kb), cbr="none", duration="6s")
+    return run_task(e, "qv-basic", a, o, f"critical window: {LABEL[e]} {a} {kb:g} kb")
 
 
-def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    """Per law and BDP: the documents' exit window (the first slow-start window at or above
-    W* of eq. (6) or (10) with the documents' γ) against the engines' exit windows, with
-    the form read with the sender's one-round lag, W* and its last-packet form beside."""
-    kbs = _cw_grid(cfg)
-    runs = dict(zip(_cw_cases(cfg), out[len(_CW_ALGS) :], strict=True))
-    rows: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
-    for a, batch in zip(_CW_ALGS, out, strict=False):  # one round-model batch per law first
-        g, eq = DOCUMENT_PARAMS[a]["gamma"], "(6)" if a == "vegas" else "(10)"
-        for j, kb in enumerate(kbs):
-            b = float(kb_to_pkts(kb))
-            lag = slow_start_exit(a, b, D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
-            printed = slow_start_exit(a, b, D_S, rtt="average", gamma=g).window_pkts
-            p = runs[("packet", a, kb)]
-            p_w = num(p["summary"]["ss_exit_window"] if "summary" in p else None, _NOT_LEFT)
-            o_w = run_value(runs[("ode", a, kb)], ("summary", "ss_exit_window"), _NOT_LEFT)
-            r_w = float(batch["ss_exit_window_pkts"][j])
-            beside = {
-                "exit window with the sender's one-round lag": lag.window_pkts,
-                f"W* eq. {eq}": float(critical_window(a, b, rtt="average", gamma=g)),
-                "W* last-packet RTT": float(critical_window(a, b, rtt="last", gamma=g)),
-            }
-            values = {**engine_cells(printed, r_w, o_w, p_w, NO_FIGURE_VALUES), **beside}
-            setting = f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)"
-            q, case = "window of the round that leaves slow start", {"bdp_kb": kb}
-            rows[a].append(Row(setting, q, "pkts", "window", values, CLOSED_FORM, (*beside,), case))
+def _cw_rows(case: tuple[str, tuple[float, ...]], runs: Runs) -> Iterator[tuple[str, Row]]:
+    """Per BDP: the documents' exit window (the first slow-start window at or above W* of
+    eq. (6) or (10) with the documents' γ) against the engines' exit windows, with the form
+    read with the sender's one-round lag, W* and its last-packet form beside."""
+    a, kbs = case
+    g, eq = DOCUMENT_PARAMS[a]["gamma"], "(6)" if a == "vegas" else "(10)"
+    for j, kb in enumerate(kbs):
+        b = float(kb_to_pkts(kb))
+        lag = slow_start_exit(a, b, D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
+        printed = slow_start_exit(a, b, D_S, rtt="average", gamma=g).window_pkts
+        p = runs[f"packet {kb:g}"]
+        p_w = num(p["summary"]["ss_exit_window"] if "summary" in p else None, _NOT_LEFT)
+        o_w = run_value(runs[f"ode {kb:g}"], ("summary", "ss_exit_window"), _NOT_LEFT)
+        r_w = float(runs["batch"]["ss_exit_window_pkts"][j])
+        beside = {
+            "exit window with the sender's one-round lag": lag.window_pkts,
+            f"W* eq. {eq}": float(critical_window(a, b, rtt="average", gamma=g)),
+            "W* last-packet RTT": float(critical_window(a, b, rtt="last", gamma=g)),
+        }
+        values = {**engine_cells(printed, r_w, o_w, p_w, NO_FIGURE_VALUES), **beside}
+        setting = f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)"
+        q, c = "window of the round that leaves slow start", {"bdp_kb": kb}
+        yield "", Row(setting, q, "pkts", "window", values, CLOSED_FORM, (*beside,), c)
+
+
+def _cw_figure(kbs: list[float], rows: list[Row]) -> Figure:
+    """W* against the BDP with the exit windows (``rows``: Vegas's, then Quick Vegas's)."""
     fig, ax = plot.new_axes()
     x = np.linspace(min(kbs), max(kbs), 200)
-    for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
+    for i, (a, color) in enumerate((("vegas", "C0"), ("quick-vegas", "C3"))):
         w_star = critical_window(a, np.array([kb_to_pkts(v) for v in x]), rtt="average")
         eq = "6" if a == "vegas" else "10"
         draw_lines(ax, x, [(w_star, f"W* eq. ({eq})", {"linestyle": "-"})], _NAMES[a], color)
@@ -141,29 +145,33 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             (ROUNDS, "round model", _RM_MARK),
             (PACKET, "packet simulator", _PK_MARK),
         )
-        draw_columns(ax, kbs, rows[a], lines, _NAMES[a], color)
-    figure = render(
+        draw_columns(ax, kbs, rows[i * len(kbs) : (i + 1) * len(kbs)], lines, _NAMES[a], color)
+    return render(
         fig, ax, "critical_window", prose("critical-window", "figure"),
         xlabel="bandwidth-delay product (kb)", ylabel="window (packets)",
         title="Critical window vs BDP (d = 100 ms, γ = 1)",
     )  # fmt: skip
-    return section_result("critical-window", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
-CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble)
+CRITICAL_WINDOW = CaseSection(
+    "critical-window", "Critical window vs BDP", _cw_cases, _cw_task, _cw_rows,
+    figures=lambda cfg, _, tables: (_cw_figure(_cw_grid(cfg), tables[""]),),
+    # a law's runs: the round model's batch over the BDPs, then a packet and an ODE run each
+    engines=lambda c: ("batch", *(f"{e} {kb:g}" for kb in c[1] for e in ("packet", "ode"))),
+).spec  # fmt: skip
 
 
 # ========================================================== new equilibrium (Fig. 5)
 _NE_BASE_BPS = 10e6  # "original used bandwidth (10 Mbps)"
 _NEVER_NW = "window never reached nW"
 _FLUID_RTT = "round model, rtt=fluid"
-#: the runs of a case: (engine, label, options); the round model also with rtt=fluid
-_NE_RUNS: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("rounds", "round model", {}),
-    ("packet", "packet", {}),
-    ("rounds", "round model (fluid RTT)", {"rtt_model": "fluid"}),
-    ("ode", "ODE", {}),
-)
+#: the runs of a case: label -> (engine, options); the round model also with rtt=fluid
+_NE_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
+    "round model": ("rounds", {}),
+    "packet": ("packet", {}),
+    "round model (fluid RTT)": ("rounds", {"rtt_model": "fluid"}),
+    "ODE": ("ode", {}),
+}
 
 
 def _ne_grid(cfg: ReportConfig) -> list[int]:
@@ -184,15 +192,15 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     return {"overrides": o, "t_change": t1, "w": w}
 
 
-def _ne_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        run_task(
-            e, "qv-basic", a, _ne_setup(n, a)["overrides"], f"new equilibrium: {w} {a} n={n}", **o
-        )
-        for a in _CW_ALGS
-        for n in _ne_grid(cfg)
-        for e, w, o in _NE_RUNS
-    ]
+def _ne_cases(cfg: ReportConfig) -> list[tuple[str, int]]:
+    return [(a, n) for a in _CW_ALGS for n in _ne_grid(cfg)]
+
+
+def _ne_task(cfg: ReportConfig, case: tuple[str, int], run: str) -> Task:
+    (a, n), (e, o) = case, _NE_RUNS[run]
+    return run_task(
+        e, "qv-basic", a, _ne_setup(n, a)["overrides"], f"new equilibrium: {run} {a} n={n}", **o
+    )
 
 
 def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | None:
@@ -226,25 +234,24 @@ def _ne_closed(a: str, w: float, n: int, beta: float) -> float:
     return i if a == "vegas" else float(math.ceil(i) + QV_DETECTION_LAG_ROUNDS)
 
 
-def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
-    it = iter(out)
-    for a in _CW_ALGS:
-        beta = DOCUMENT_PARAMS[a]["beta"]
-        for n in _ne_grid(cfg):
-            # task results (_NE_RUNS): round model, packet, round model with rtt=fluid, ODE
-            rm, pk, fl, od = (_ne_count(a, n, next(it), e) for e, _, _ in _NE_RUNS)
-            w = _ne_setup(n, a)["w"]
-            values = engine_cells(_ne_closed(a, w, n, beta), rm, od, pk, NO_FIGURE_VALUES)
-            values[_FLUID_RTT] = fl
-            if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing it
-                values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=beta))
-            setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
-            q = "rounds from the change until the window reaches nW"
-            inf = tuple(values)[len(ENGINE_COLUMNS) :]
-            rows[a].append(Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, inf, {"n": n}))
+def _ne_rows(case: tuple[str, int], runs: Runs) -> Iterator[tuple[str, Row]]:
+    a, n = case
+    beta = DOCUMENT_PARAMS[a]["beta"]
+    rm, pk, fl, od = (_ne_count(a, n, runs[k], e) for k, (e, _) in _NE_RUNS.items())
+    w = _ne_setup(n, a)["w"]
+    values = engine_cells(_ne_closed(a, w, n, beta), rm, od, pk, NO_FIGURE_VALUES)
+    values[_FLUID_RTT] = fl
+    if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing it
+        values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=beta))
+    setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
+    q = "rounds from the change until the window reaches nW"
+    inf = tuple(values)[len(ENGINE_COLUMNS) :]
+    yield "", Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, inf, {"n": n})
+
+
+def _ne_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
     fig, ax = plot.new_axes()
-    for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
+    for i, (a, color) in enumerate((("vegas", "C0"), ("quick-vegas", "C3"))):
         eq = "(n−1)W" if a == "vegas" else "eq. (12) from the change, ⌈i⌉ + 2"
         lines = [
             (CLOSED_FORM, f"closed form {eq}", {"linestyle": "-"}),
@@ -254,19 +261,21 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         ]
         if a == "quick-vegas":
             lines.append((_FLUID_RTT, _FLUID_RTT, {"linestyle": "none", "marker": "+"}))
-        draw_columns(ax, _ne_grid(cfg), rows[a], lines, _NAMES[a], color)
+        grid = _ne_grid(cfg)
+        draw_columns(ax, grid, rows[i * len(grid) : (i + 1) * len(grid)], lines, _NAMES[a], color)
     ax.set_yscale("log")
-    figure = render(
+    return render(
         fig, ax, "new_equilibrium", prose("new-equilibrium", "figure"),
         xlabel="bandwidth growth factor n", ylabel="rounds to reach nW (RTTs)",
         title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
     )  # fmt: skip
-    return section_result("new-equilibrium", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
-NEW_EQUILIBRIUM = SectionSpec(
-    "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble
-)
+NEW_EQUILIBRIUM = CaseSection(
+    "new-equilibrium", "Rounds to a new equilibrium", _ne_cases, _ne_task, _ne_rows,
+    figures=lambda cfg, _, tables: (_ne_figure(cfg, tables[""]),),
+    engines=lambda case: tuple(_NE_RUNS),
+).spec  # fmt: skip
 
 # ============================================= conspicuous rounds (TCP-Ho paper §4.3)
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
@@ -279,29 +288,28 @@ _NEVER_MUD = "window never reached μd"
 #: the runs' starts: (law, run options, round-model rounds, run length after the
 #: conspicuous round (s), label suffix); Vegas from ns-2's first window (windowInit_ = 1
 #: packet) comes last
-_CR_STARTS: tuple[tuple[str, dict[str, Any], int, float, str], ...] = (
+_Start = tuple[str, dict[str, Any], int, float, str]
+_CR_STARTS: tuple[_Start, ...] = (
     ("vegas", {}, 800, 3.0, ""),
     ("tcp-ho", {}, 200, 3.0, ""),
     ("vegas", {"params": NS2_START}, 800, 3.2, " from one packet"),
 )
 
 
-def _cr_tasks(cfg: ReportConfig) -> list[Task]:
-    """Per start (:data:`_CR_STARTS`): the round model's batch over the examples, then a
-    packet and an ODE run per example."""
-    tasks = []
-    for a, opts, rounds, tail_s, suffix in _CR_STARTS:
+def _cr_task(
+    cfg: ReportConfig, start: tuple[str, dict[str, Any], int, float, str], run: str
+) -> Task:
+    a, opts, rounds, tail_s, suffix = start
+    if run == "batch":
         label = f"conspicuous: round model {a}{suffix}"
-        tasks.append(
-            _bdp_batch(a, opts.get("params", {}), [b for _, b in _EXAMPLES], rounds, label)
-        )
-        for ex, b in _EXAMPLES:
-            dur = 1.3 * float(conspicuous_round(a, b)) * D_S + tail_s
-            o = _qv_basic(b, cbr="none", duration=f"{dur:.1f}s")
-            for e in ("packet", "ode"):
-                label = f"conspicuous: {LABEL[e]} {a} example {ex}{suffix}"
-                tasks.append(run_task(e, "qv-basic", a, o, label, **opts))
-    return tasks
+        return _bdp_batch(a, opts.get("params", {}), [b for _, b in _EXAMPLES], rounds, label)
+    e, ex = run.split()[0], int(run.split()[1])
+    b = dict(_EXAMPLES)[ex]
+    dur = 1.3 * float(conspicuous_round(a, b)) * D_S + tail_s
+    o = _qv_basic(b, cbr="none", duration=f"{dur:.1f}s")
+    return run_task(
+        e, "qv-basic", a, o, f"conspicuous: {LABEL[e]} {a} example {ex}{suffix}", **opts
+    )
 
 
 def _run_time(a: str, b: float, run: dict[str, Any]) -> float | None:
@@ -370,9 +378,11 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: Value, o: Value) 
     return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (two,), case)
 
 
-def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
+def _cr_figure(table: list[Row]) -> Figure:
     """The closed forms (corrected and printed) against μd, with the engines' and the
-    document's points at Examples 1-3."""
+    document's points at Examples 1-3 (``table``: Vegas's rows, TCP-Ho's, then Vegas's
+    from one packet)."""
+    rows = {"vegas": table[:3], "tcp-ho": table[3:6]}
     fig, ax = plot.new_axes()
     x = np.geomspace(10.0, 1000.0, 300)
     ex_b = [b for _, b in _EXAMPLES]
@@ -404,23 +414,21 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
     )  # fmt: skip
 
 
-def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: dict[str, list[Row]] = {"vegas": [], "tcp-ho": [], "one": []}
-    it = iter(out)  # per start: the round model's batch, then a packet and an ODE run each
-    for a, _opts, _rounds, _tail, from_one in _CR_STARTS:
-        rb = next(it)
-        never = "TCP-Ho never left its ramp" if a == "tcp-ho" else _NEVER_MUD
-        for j, (ex, b) in enumerate(_EXAMPLES):
-            pr, orr = next(it), next(it)
-            rm, ot = _batch_time(a, b, rb, j), _run_time(a, b, orr)
-            p = num(_run_time(a, b, pr), never)
-            o: Value = err_na(orr, never) if ot is None else ot
-            if from_one:
-                rows["one"].append(_cr_row_one_packet(ex, b, rm, p, o))
-            else:
-                rows[a].append(_cr_row(a, ex, b, rm, p, o))
-    table = [*rows["vegas"], *rows["tcp-ho"], *rows["one"]]
-    return section_result("conspicuous", cfg, [table], (_cr_figure(rows),))
+def _cr_rows(start: _Start, runs: Runs) -> Iterator[tuple[str, Row]]:
+    a, from_one, rb = start[0], start[4], runs["batch"]
+    never = "TCP-Ho never left its ramp" if a == "tcp-ho" else _NEVER_MUD
+    for j, (ex, b) in enumerate(_EXAMPLES):
+        pr, orr = runs[f"packet {ex}"], runs[f"ode {ex}"]
+        rm, ot = _batch_time(a, b, rb, j), _run_time(a, b, orr)
+        p = num(_run_time(a, b, pr), never)
+        o: Value = err_na(orr, never) if ot is None else ot
+        row = _cr_row_one_packet(ex, b, rm, p, o) if from_one else _cr_row(a, ex, b, rm, p, o)
+        yield "", row
 
 
-CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)
+CONSPICUOUS = CaseSection(
+    "conspicuous", "TCP-Ho conspicuous rounds", lambda cfg: _CR_STARTS, _cr_task, _cr_rows,
+    figures=lambda cfg, _, tables: (_cr_figure(tables[""]),),
+    # a start's runs: the round model's batch over the examples, then packet and ODE runs
+    engines=lambda _: ("batch", *(f"{e} {ex}" for ex, _ in _EXAMPLES for e in ("packet", "ode"))),
+).spec  # fmt: skip

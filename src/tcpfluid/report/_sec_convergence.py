@@ -5,6 +5,7 @@ beside the closed forms."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,20 +20,20 @@ from ._common import (
     LABEL,
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
+    CaseSection,
+    Runs,
     column_series,
     engine_cells,
     err_na,
     num,
     phase_range,
     run_task,
-    runs_by_case,
-    section_result,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, draw_lines
 from ._sec_analytic import _NAMES, D_S, _qv_basic, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
-from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
+from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row
 
 # ============================================================ convergence time vs BDP
 _CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")
@@ -55,27 +56,13 @@ def _cb_cases(cfg: ReportConfig) -> list[tuple[str, float]]:
     return [(a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)]
 
 
-def _cb_tasks(cfg: ReportConfig) -> list[Task]:
-    """The nominal runs (each engine), then the extra packet runs over the change's phase."""
-    what = "convergence: packet {} {:g} kb, change moved by {:.2f} round"
-    return [
-        *(
-            run_task(e, "qv-basic", a, _cb_overrides(kb), f"convergence: {LABEL[e]} {a} {kb:g} kb")
-            for a, kb in _cb_cases(cfg)
-            for e in _CB_ENGINES
-        ),
-        *(
-            run_task("packet", "qv-basic", a, _phase_overrides(a, kb, f), what.format(a, kb, f))
-            for a, kb, f in _phase_keys(cfg)
-        ),
-    ]
-
-
 #: the changes whose settling time is shown over the phase of the change ("halved": the
 #: CBR start, "doubled": its stop), moved by these fractions of the flow's round at the
 #: change (docs/report.md, "Spreads are shown, not used to pass")
 _PHASE_KINDS = ("halved", "doubled")
 _PHASE_FRACTIONS = (0.25, 0.5, 0.75)
+#: a case's runs: the engines' nominal ones, then the packet runs over the phase
+_CB_RUNS = (*_CB_ENGINES, *(f"phase {f}" for f in _PHASE_FRACTIONS))
 #: seconds a phase run goes on after its last change (the slowest row settles in ~6 s)
 _PHASE_TAIL_S = 40.0
 
@@ -102,28 +89,8 @@ def _phase_overrides(a: str, kb: float, frac: float) -> dict[str, Any]:
     return o | {k: f"{v:.6f}s" for k, v in times.items()}
 
 
-def _phase_keys(cfg: ReportConfig) -> list[tuple[str, float, float]]:
-    grid = _cb_grid(cfg)
-    return [(a, kb, f) for a in _CB_ALGS for kb in grid for f in _PHASE_FRACTIONS]
-
-
 def _in_rtts(v: float | NA) -> float | NA:
     return v if isinstance(v, NA) else v / D_S
-
-
-def _phase_ranges(
-    cfg: ReportConfig, out: list[Any], nominal: dict[tuple[str, float, str], float | NA]
-) -> dict[tuple[str, float, str], tuple[float | NA, float | NA]]:
-    """(law, kb, kind) -> the packet column's [min, max] in RTTs over the nominal run and
-    the phase runs (``out`` holds the phase runs' results in :func:`_phase_keys` order);
-    ``n/a`` when one of them did not settle."""
-    vals: dict[tuple[str, float, str], list[float | NA]] = {}
-    for (a, kb, _f), res in zip(_phase_keys(cfg), out, strict=True):
-        ev = _engine_values(res)
-        for kind in _PHASE_KINDS:
-            key = (a, kb, kind)
-            vals.setdefault(key, [nominal[key]]).append(_in_rtts(ev[kind]))
-    return {key: phase_range(vs) for key, vs in vals.items()}
 
 
 def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
@@ -246,36 +213,53 @@ def _reach_counts(
     }
 
 
-def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
-    """The table's rows, and the figure's rows by law and kind, from the task results."""
-    rows: list[Row] = []
-    groups: Groups = {}
-    n_nominal = len(_CB_ENGINES) * len(_cb_cases(cfg))
-    runs = runs_by_case(_cb_cases(cfg), out[:n_nominal], _CB_ENGINES)
-    nominal = {
-        (a, kb, kind): _in_rtts(_engine_values(r["packet"])[kind])
-        for (a, kb), r in runs.items()
+def _cb_task(cfg: ReportConfig, case: tuple[str, float], run: str) -> Task:
+    """A nominal run on engine ``run``, or the packet run over the change's phase ``run``."""
+    a, kb = case
+    if run in _CB_ENGINES:
+        o, what = _cb_overrides(kb), f"{LABEL[run]} {a} {kb:g} kb"
+    else:
+        f = float(run.split()[1])
+        o, what = _phase_overrides(a, kb, f), f"packet {a} {kb:g} kb, change moved by {f:.2f} round"
+        run = "packet"
+    return run_task(run, "qv-basic", a, o, f"convergence: {what}")
+
+
+def _cb_rows(case: tuple[str, float], runs: Runs) -> Iterator[tuple[str, Row]]:
+    """The rows of one law and BDP: the settling rows, each with the packets' range in RTTs
+    over the nominal run and the phase runs, and the closed forms' own quantities."""
+    a, kb = case
+    b = kb_to_pkts(kb)
+    ev = {e: _engine_values(r) for e, r in runs.items()}
+    phase = {
+        kind: phase_range([_in_rtts(ev[e][kind]) for e in ("packet", *_CB_RUNS[3:])])
         for kind in _PHASE_KINDS
     }
-    phase = _phase_ranges(cfg, out[n_nominal:], nominal)
-    for (a, kb), r in runs.items():
-        b = kb_to_pkts(kb)
-        # the available bandwidth doubles when the CBR stops
-        t_double = float(build_scenario("qv-basic", **_cb_overrides(kb)).cbr[0].stop_s)
-        cf = _cb_closed(a, b)
-        ev = {COLUMN[e]: _engine_values(r[e]) for e in _CB_ENGINES}
-        reach = {COLUMN[e]: _reach_counts(r[e], e, b, t_double) for e in _CB_ENGINES}
+    # the available bandwidth doubles when the CBR stops
+    t_double = float(build_scenario("qv-basic", **_cb_overrides(kb)).cbr[0].stop_s)
+    cf = _cb_closed(a, b)
+    reach = {COLUMN[e]: _reach_counts(runs[e], e, b, t_double) for e in _CB_ENGINES}
+    for key, label in _CB_KINDS:
+        vkey = "time_to_equilibrium_s" if key == "new" else key
+        in_rtts = {COLUMN[e]: _in_rtts(ev[e][vkey]) for e in _CB_ENGINES}
+        row = _cb_row(a, kb, b, (key, label), in_rtts, phase.get(key))
+        yield row.quantity, row
+        if key in ("new", "doubled") and not isinstance(cf[key], NA):
+            row = _reach_row(a, kb, b, key, cf, {eng: reach[eng][key] for eng in reach})
+            yield row.quantity, row
+
+
+def _groups(tables: dict[str, list[Row]]) -> Groups:
+    """The figure's rows by law and kind, and by law, kind and ``"cf"``."""
+    reach = {"new": _NEW_REACH, "doubled": _DOUBLED_REACH}
+    out: Groups = {}
+    for a in _CB_ALGS:
         for key, label in _CB_KINDS:
-            vkey = "time_to_equilibrium_s" if key == "new" else key
-            in_rtts = {eng: _in_rtts(ev[eng][vkey]) for eng in _CB_MARKERS}
-            row = _cb_row(a, kb, b, (key, label), in_rtts, phase.get((a, kb, key)))
-            rows.append(row)
-            groups.setdefault((a, key), []).append(row)
-            if key in ("new", "doubled") and not isinstance(cf[key], NA):
-                counts = {eng: reach[eng][key] for eng in reach}
-                rows.append(_reach_row(a, kb, b, key, cf, counts))
-                groups.setdefault((a, key, "cf"), []).append(rows[-1])
-    return rows, groups
+            for k, q in (((a, key), f"convergence, {label}"), ((a, key, "cf"), reach.get(key))):
+                out[k] = [
+                    r for r in tables.get(q or "", []) if r.setting.startswith(_NAMES[a] + ",")
+                ]
+    return out
 
 
 def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -> None:
@@ -315,14 +299,11 @@ def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
     return Figure.from_matplotlib(fig, "convergence_vs_bdp", prose("convergence-bdp", "figure"))
 
 
-def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows, groups = _cb_rows(cfg, out)
-    qs = dict.fromkeys(r.quantity for r in rows)
-    tables = [
-        Table(f"Convergence time vs BDP: {q}", tuple(r for r in rows if r.quantity == q))
-        for q in qs
-    ]
-    return section_result("convergence-bdp", cfg, tables, (_cb_figure(_cb_grid(cfg), groups),))
-
-
-CONVERGENCE_BDP = SectionSpec("convergence-bdp", "Convergence time vs BDP", _cb_tasks, _cb_assemble)
+CONVERGENCE_BDP = CaseSection(
+    "convergence-bdp", "Convergence time vs BDP", _cb_cases, _cb_task, _cb_rows,
+    ("convergence, new connection", _NEW_REACH, "convergence, bandwidth halved",
+     "convergence, bandwidth doubled", _DOUBLED_REACH),
+    figures=lambda cfg, _, tables: (_cb_figure(_cb_grid(cfg), _groups(tables)),),
+    engines=lambda case: _CB_RUNS,
+    caption=lambda q: f"Convergence time vs BDP: {q}",
+).spec  # fmt: skip

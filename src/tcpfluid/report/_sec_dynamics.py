@@ -4,6 +4,7 @@ map's stability)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,20 +20,20 @@ from ._common import (
     ENGINES,
     LABEL,
     QV_REACH_NOT_SETTLING,
+    CaseSection,
+    Runs,
     doc,
     engine_cells,
     err_na,
     num,
     phase_range,
     run_task,
-    runs_by_case,
-    section_result,
     share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES, D_S
-from ._table import CLOSED_FORM, DOCUMENT, FLUID_PHASE, NA, PACKET, PHASE_MAX, PHASE_MIN, Row, Table
+from ._table import CLOSED_FORM, DOCUMENT, FLUID_PHASE, NA, PACKET, PHASE_MAX, PHASE_MIN, Row
 
 # ================================================================== basic behaviour §5.1
 _BASIC = (
@@ -54,33 +55,27 @@ _BASIC_OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def _basic_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = [
-        run_task(e, sc, a, {}, f"basic: {LABEL[e]} {a}", **_BASIC_OPTIONS[e])
-        for a, sc, _ in _BASIC
-        for e in ENGINES
-    ]
-    # the phase runs: packet, round model and ODE at each phase (the fluid engines' rounds
-    # fall against the CBR start too)
-    for a, sc, f in _basic_phase_keys():
-        o = _basic_phase_overrides(sc, f)
-        n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
-        what = f"{a}, CBR start moved by {f:.2f} round"
-        for e in ENGINES:
-            opts = {"n_points": n_points} if MODELS[e].granularity == "continuous" else {}
-            tasks.append(run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts))
-    return tasks
-
-
 #: the CBR start (and stop) moved by these fractions of the base RTT, for every law and row
 #: (docs/report.md, "Spreads are shown, not used to pass")
 _BASIC_PHASE_FRACTIONS = (0.25, 0.5, 0.75)
 #: seconds a phase run goes on after the CBR stops (the slowest doubling settles in ~3 s)
 _BASIC_PHASE_TAIL_S = 15.0
+#: a case's runs besides each engine's nominal one: run -> (engine, phase fraction)
+_BASIC_PHASE_RUNS = {f"{e} at {f}": (e, f) for f in _BASIC_PHASE_FRACTIONS for e in ENGINES}
 
 
-def _basic_phase_keys() -> list[tuple[str, str, float]]:
-    return [(a, sc, f) for a, sc, _ in _BASIC for f in _BASIC_PHASE_FRACTIONS]
+def _basic_task(cfg: ReportConfig, case: tuple[str, str, str], run: str) -> Task:
+    """The nominal run on engine ``run``, or a run with the CBR moved (the fluid engines'
+    rounds fall against the CBR start too)."""
+    a, sc, _ = case
+    if run in ENGINES:
+        return run_task(run, sc, a, {}, f"basic: {LABEL[run]} {a}", **_BASIC_OPTIONS[run])
+    e, f = _BASIC_PHASE_RUNS[run]
+    o = _basic_phase_overrides(sc, f)
+    n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
+    opts = {"n_points": n_points} if MODELS[e].granularity == "continuous" else {}
+    what = f"{a}, CBR start moved by {f:.2f} round"
+    return run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts)
 
 
 def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
@@ -90,17 +85,6 @@ def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
     t_on, t_off = float(s.cbr[0].start_s) + shift, float(s.cbr[0].stop_s) + shift
     end = t_off + _BASIC_PHASE_TAIL_S
     return {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{t_off:.6f}s"}
-
-
-def _basic_phase_range(
-    a: str, key: str, nominal: float | NA, out: list[Any], column: int
-) -> tuple[float | NA, float | NA]:
-    """The range of ``key`` on engine ``ENGINES[column]`` over the nominal run and the phase
-    runs of law ``a`` (``out``: the phase runs' results)."""
-    e, runs = ENGINES[column], runs_by_case(_basic_phase_keys(), out)
-    return phase_range(
-        [nominal, *(_engine_values(r[e])[key] for k, r in runs.items() if k[0] == a)]
-    )
 
 
 #: the printed §5.1 numbers (the Quick Vegas paper's Fig. 1 and §5.1) by algorithm and metric
@@ -196,37 +180,29 @@ def _engine_values(res: dict[str, Any]) -> dict[str, float | NA]:
     }
 
 
-def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    figs: list[Figure] = []
-    notes: list[str] = []
-    nominal = runs_by_case(_BASIC, out[: 3 * len(_BASIC)])
-    for (a, sc, figref), runs in nominal.items():
-        pr, rr = runs["packet"], runs["rounds"]
-        closed = _basic_closed(a, pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1)), pr.get("d_s", D_S))
-        docs = _basic_doc(a)
-        ev = {e: _engine_values(r) for e, r in runs.items()}
-        for key, (label, unit, kind) in _LABELS.items():
-            values = engine_cells(
-                closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
-            )
-            refs = ((DOCUMENT, docs[key]), (CLOSED_FORM, closed[key]), (PACKET, 0.0))
-            ref = next(c for c, v in refs if not isinstance(v, NA))
-            informative: tuple[str, ...] = ()
-            for j, (lo, hi) in enumerate(((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())):
-                nom = values[COLUMN[ENGINES[j]]]
-                values[lo], values[hi] = _basic_phase_range(a, key, nom, out[3 * len(_BASIC) :], j)
-                informative += (lo, hi)
-            # a time against the document's number is a time read off its ns-2 plot
-            if ref == DOCUMENT and kind == "time":
-                kind = "document time"
-            case = {"scenario": sc}
-            rows.append(
-                Row(f"{_NAMES[a]} on {sc}", label, unit, kind, values, ref, informative, case)
-            )
-        figs.append(_basic_figure(a, sc, figref, pr, rr, runs["ode"]))
-        notes.extend(_collapse_note(a, sc, pr))
-    return section_result("basic", cfg, [rows], tuple(figs), tuple(notes))
+def _basic_rows(case: tuple[str, str, str], runs: Runs) -> Iterator[tuple[str, Row]]:
+    a, sc, _ = case
+    pr, rr = runs["packet"], runs["rounds"]
+    closed = _basic_closed(a, pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1)), pr.get("d_s", D_S))
+    docs = _basic_doc(a)
+    ev = {e: _engine_values(r) for e, r in runs.items()}
+    for key, (label, unit, kind) in _LABELS.items():
+        values = engine_cells(
+            closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
+        )
+        refs = ((DOCUMENT, docs[key]), (CLOSED_FORM, closed[key]), (PACKET, 0.0))
+        ref = next(c for c, v in refs if not isinstance(v, NA))
+        informative: tuple[str, ...] = ()
+        phases = ((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())
+        for e, (lo, hi) in zip(ENGINES, phases, strict=True):
+            moved = [ev[k][key] for k, (pe, _f) in _BASIC_PHASE_RUNS.items() if pe == e]
+            values[lo], values[hi] = phase_range([values[COLUMN[e]], *moved])
+            informative += (lo, hi)
+        # a time against the document's number is a time read off its ns-2 plot
+        if ref == DOCUMENT and kind == "time":
+            kind = "document time"
+        setting = f"{_NAMES[a]} on {sc}"
+        yield "", Row(setting, label, unit, kind, values, ref, informative, {"scenario": sc})
 
 
 def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
@@ -268,7 +244,15 @@ def _basic_figure(
     return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
-BASIC = SectionSpec("basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble)
+BASIC = CaseSection(
+    "basic", "Basic behaviour (§5.1)", lambda cfg: _BASIC, _basic_task, _basic_rows,
+    figures=lambda cfg, runs, _: tuple(
+        _basic_figure(a, sc, figref, r["packet"], r["rounds"], r["ode"])
+        for (a, sc, figref), r in runs
+    ),
+    engines=lambda case: (*ENGINES, *_BASIC_PHASE_RUNS),
+    notes=lambda runs: [n for (a, sc, _), r in runs for n in _collapse_note(a, sc, r["packet"])],
+).spec  # fmt: skip
 
 
 # ================================================================ many flows (§5.3)
@@ -295,17 +279,13 @@ def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float]
     ]
 
 
-def _mf_cases(cfg: ReportConfig) -> list[tuple[str, str]]:
-    return [(sc, a) for sc, _o, _e, _p in _mf_setups(cfg) for a in _ALGS]
+#: a scenario's runs: (law, engine) each
+_MF_RUNS = tuple((a, e) for a in _ALGS for e in ENGINES)
 
 
-def _mf_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
-        for sc, o, _, _ in _mf_setups(cfg)
-        for a in _ALGS
-        for e in ENGINES
-    ]
+def _mf_task(cfg: ReportConfig, setup: tuple[str, Any, Any, Any], run: tuple[str, str]) -> Task:
+    (sc, o, _, _), (a, e) = setup, run
+    return run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
 
 
 _ENGINE_STYLES = (  # (legend, engine, queue line style)
@@ -317,11 +297,10 @@ _ENGINE_STYLES = (  # (legend, engine, queue line style)
 
 def _mf_engine_jains(
     res: dict[str, Any], edges: list[float], t_end: float
-) -> tuple[dict[str, list[float] | None], list[tuple[Any, ...]]]:
-    """Per engine: Jain's index per period (None: no result), and the queue traces."""
+) -> dict[str, list[float] | None]:
+    """Per engine: Jain's index per period (None: no result)."""
     jains: dict[str, list[float] | None] = {}
-    traces = []
-    for name, key, style in _ENGINE_STYLES:
+    for _name, key, _style in _ENGINE_STYLES:
         jains[key] = None
         r = res[key]
         if r is None or "error" in r:
@@ -330,8 +309,7 @@ def _mf_engine_jains(
         dl = r["delivered_pkts"] if "delivered_pkts" in r else _delivered_pkts(t, r["goodput_pps"])
         stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
         jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
-        traces.append((name, t, r["queue_pkts"], style))
-    return jains, traces
+    return jains
 
 
 def _mf_row(
@@ -377,40 +355,40 @@ def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
     return cap
 
 
-def _mf_scenario(
-    cfg: ReportConfig,
-    sc: str,
-    edges: list[float],
-    prefix: str,
-    results: dict[tuple[str, str], dict[str, Any]],
-) -> tuple[Table, Figure]:
-    """The table of Jain's indices and the queue figure of one scenario."""
-    rows: list[Row] = []
+def _mf_rows(setup: tuple[str, Any, list[float], str], runs: Runs) -> Iterator[tuple[str, Row]]:
+    """The rows of Jain's indices of one scenario, per law and period."""
+    sc, _, edges, prefix = setup
+    for a in _ALGS:
+        res = {e: runs[(a, e)] for e in ENGINES}
+        jains = _mf_engine_jains(res, edges, float(edges[-1]))
+        yield from (
+            (sc, _mf_row(sc, a, i, edges, prefix, res, jains)) for i in range(len(edges) - 1)
+        )
+
+
+def _mf_figure(cfg: ReportConfig, setup: tuple[str, Any, list[float], str], runs: Runs) -> Figure:
+    """The queue figure of one scenario, a panel per law."""
+    sc, t_end = setup[0], float(setup[2][-1])
     fig, axes = plot.new_axes(len(_ALGS))
-    t_end = float(edges[-1])
     enveloped: list[str] = []
     for ai, a in enumerate(_ALGS):
-        res = results[(sc, a)]
-        jains, traces = _mf_engine_jains(res, edges, t_end)
+        traces = [
+            (name, r["t_s"], r["queue_pkts"], style)
+            for name, e, style in _ENGINE_STYLES
+            if (r := runs[(a, e)]) is not None and "error" not in r
+        ]
         # a queue oscillating faster than the panel can show: envelope and zoom
         enveloped += [f"{_NAMES[a]} {n}" for n in queue_panel(axes[ai], traces, t_end=t_end)]
         xlabel = "time (s)" if ai == len(_ALGS) - 1 else ""
         plot.finish(axes[ai], xlabel=xlabel, ylabel="queue (pkts)", title=_NAMES[a], fontsize=6)
-        rows += [_mf_row(sc, a, i, edges, prefix, res, jains) for i in range(len(edges) - 1)]
     name = f"many_flows_{sc.replace('-', '_')}"
-    figure = Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))
+    return Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))
+
+
+def _mf_table_caption(sc: str) -> str:
     table = "Table 2" if sc == "qv-many-flows" else "Table 3"
     caption = f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper {table})"
-    if sc in _UNSPECIFIED:
-        caption += prose("many-flows", "unspecified_caption")
-    return Table(caption, tuple(rows)), figure
-
-
-def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    results = runs_by_case(_mf_cases(cfg), out)
-    pairs = [_mf_scenario(cfg, sc, e, p, results) for sc, _o, e, p in _mf_setups(cfg)]
-    figs = (*(f for _t, f in pairs), _stability_figure())
-    return section_result("many-flows", cfg, tuple(t for t, _f in pairs), figs)
+    return caption + (prose("many-flows", "unspecified_caption") if sc in _UNSPECIFIED else "")
 
 
 def _stability_figure() -> Figure:
@@ -426,4 +404,12 @@ def _stability_figure() -> Figure:
     )
 
 
-MANY_FLOWS = SectionSpec("many-flows", "Many flows", _mf_tasks, _mf_assemble)
+MANY_FLOWS = CaseSection(
+    "many-flows", "Many flows", _mf_setups, _mf_task, _mf_rows,
+    ("qv-many-flows", "qv-different-rtt"),
+    figures=lambda cfg, runs, _: (
+        *(_mf_figure(cfg, setup, r) for setup, r in runs), _stability_figure()
+    ),
+    engines=lambda setup: _MF_RUNS,
+    caption=_mf_table_caption,
+).spec  # fmt: skip

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -20,21 +20,21 @@ from ..published import THESIS_TABLE_3_16
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
 from ._common import (
-    ENGINES,
+    ALL,
     TWO_FLOW_SHARE,
+    CaseSection,
+    Runs,
     column_series,
     delivered_pkts,
     doc,
     engine_cells,
     mean_rate_since,
     num,
-    per_case,
     run_task,
     run_value,
-    section_result,
     share_row,
 )
-from ._core import ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row
@@ -122,13 +122,10 @@ def _packet_jain(res: Result) -> float:
     return float(jain_index([row[m].mean() for row in res.throughput_pps]))
 
 
-def _th_tasks(cfg: ReportConfig) -> list[Task]:
-    fn, offsets = "tcpfluid.report._sec_fairness:thesis_run", THESIS_START_OFFSETS_S
-    return [
-        Task(fn, {"x2_ms": x2, "setting": s, "start_offsets_s": offsets}, f"thesis: {s} x2={x2} ms")
-        for s in _SETTINGS
-        for x2 in _th_grid(cfg)
-    ]
+def _th_task(cfg: ReportConfig, case: tuple[str, int], _: str) -> Task:
+    s, x2 = case
+    kw = {"x2_ms": x2, "setting": s, "start_offsets_s": THESIS_START_OFFSETS_S}
+    return Task("tcpfluid.report._sec_fairness:thesis_run", kw, f"thesis: {s} x2={x2} ms")
 
 
 def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
@@ -155,14 +152,9 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     )  # fmt: skip
 
 
-def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+def _th_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
     grid = _th_grid(cfg)
-    n = len(grid)
-    by_setting = {
-        s: [_th_row(s, x2, r) for x2, r in zip(grid, out[i * n : (i + 1) * n], strict=True)]
-        for i, s in enumerate(_SETTINGS)
-    }
-    rows = [r for s in _SETTINGS for r in by_setting[s]]
+    by_setting = {s: [r for r in rows if r.case["setting"] == s] for s in _SETTINGS}
     fig, ax = plot.new_axes()
     #: (column, legend, style) of each setting's lines
     lines: tuple[tuple[str, str, dict[str, Any]], ...] = (
@@ -182,19 +174,22 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             # setting's bars moved by a fraction of a millisecond so that they do not overlap
             xs = np.asarray(grid, dtype=float)[ok] + 0.6 * (i - (len(_SETTINGS) - 1) / 2.0)
             ax.vlines(xs, lo[ok], hi[ok], color=col, lw=0.8)
-    figure = render(
+    return render(
         fig, ax, "thesis_fairness", prose("thesis-fairness", "figure"),
         xlabel="access delay x2 of the long connection (ms)",
         ylabel="smaller flow's share of the goodput", title="Two flows on 1.5 Mb/s, RED 15/45",
         fontsize=6,
     )  # fmt: skip
-    fields = {"one_delay": _ONE_DELAY, "phase_min": PHASE_MIN, "phase_max": PHASE_MAX}
-    return section_result("thesis-fairness", cfg, [rows], (figure,), **fields)
 
 
-THESIS_FAIRNESS = SectionSpec(
-    "thesis-fairness", "Two-flow fairness (thesis)", _th_tasks, _th_assemble
-)
+THESIS_FAIRNESS = CaseSection(
+    "thesis-fairness", "Two-flow fairness (thesis)",
+    lambda cfg: [(s, x2) for s in _SETTINGS for x2 in _th_grid(cfg)], _th_task,
+    lambda case, runs: (("", _th_row(case[0], case[1], runs[ALL])),),
+    figures=lambda cfg, _, tables: (_th_figure(cfg, tables[""]),),
+    fields=lambda cfg: {"one_delay": _ONE_DELAY, "phase_min": PHASE_MIN, "phase_max": PHASE_MAX},
+    engines=lambda case: (ALL,),
+).spec  # fmt: skip
 
 
 # ======================================= asymmetric (the asymmetric-networks paper, Tables I-III)
@@ -224,44 +219,34 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
     return cases
 
 
-def _as_tasks(cfg: ReportConfig) -> list[Task]:
+def _as_task(cfg: ReportConfig, case: tuple[str, str, dict[str, Any], str], e: str) -> Task:
+    _tab, a, o, _key = case
     # the packet senders as the paper's ns agents (_thesis_ns2: ns of the same years)
-    def options(e: str, a: str) -> dict[str, Any]:
-        ns2 = {"fast_recovery": ns2_fast_recovery(a)}  # and bugFix_, the default
-        return {"packet_options": ns2} if MODELS[e].granularity == "packet" else {}
-
-    return [
-        run_task(e, "asymmetric", a, o, f"asymmetric: {e}_run {a} {o}", **options(e, a))
-        for _tab, a, o, _ in _as_cases(cfg)
-        for e in ENGINES
-    ]
+    ns2 = {"fast_recovery": ns2_fast_recovery(a)}  # and bugFix_, the default
+    options = {"packet_options": ns2} if MODELS[e].granularity == "packet" else {}
+    return run_task(e, "asymmetric", a, o, f"asymmetric: {e}_run {a} {o}", **options)
 
 
-def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: dict[str, list[Row]] = {"I/III": [], "II": []}
-    for (tab, a, o, key), runs in zip(_as_cases(cfg), per_case(out), strict=True):
-        mu_f = 200.0
-        if a == "vegas" and tab == "I/III":
-            cf: float | NA = float(reverse_path_throughput(mu_f, mu_f / float(o["k"])))
-        elif a == "forward-vegas":
-            cf = mu_f
-        else:
-            cf = NA("no closed form for this throughput in the asymmetric-networks paper")
-        pv = run_value(runs["packet"], ("throughput_pps", 0), "", "")
-        rv = run_value(runs["rounds"], ("throughput_pps", 0), "", "")
-        ov = run_value(runs["ode"], ("summary", "throughput_pps", 0), "", "")
-        setting = f"{_NAMES[a]}, k = {o['k']:g}"
-        if tab == "II":
-            setting = f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
-        values = engine_cells(cf, rv, ov, pv, doc(key))
-        case: dict[str, Any] = {
-            "table": tab,
-            **{x: o[x] for x in ("k", "reverse_buffer") if x in o},
-        }
-        rows[tab].append(
-            Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
-        )
-    return section_result("asymmetric", cfg, [rows["I/III"], rows["II"]])
+def _as_rows(case: tuple[str, str, dict[str, Any], str], runs: Runs) -> Iterator[tuple[str, Row]]:
+    tab, a, o, key = case
+    mu_f = 200.0
+    if a == "vegas" and tab == "I/III":
+        cf: float | NA = float(reverse_path_throughput(mu_f, mu_f / float(o["k"])))
+    elif a == "forward-vegas":
+        cf = mu_f
+    else:
+        cf = NA("no closed form for this throughput in the asymmetric-networks paper")
+    pv = run_value(runs["packet"], ("throughput_pps", 0), "", "")
+    rv = run_value(runs["rounds"], ("throughput_pps", 0), "", "")
+    ov = run_value(runs["ode"], ("summary", "throughput_pps", 0), "", "")
+    setting = f"{_NAMES[a]}, k = {o['k']:g}"
+    if tab == "II":
+        setting = f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
+    values = engine_cells(cf, rv, ov, pv, doc(key))
+    c: dict[str, Any] = {"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}}
+    yield tab, Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=c)
 
 
-ASYMMETRIC = SectionSpec("asymmetric", "Asymmetric networks", _as_tasks, _as_assemble)
+ASYMMETRIC = CaseSection(
+    "asymmetric", "Asymmetric networks", _as_cases, _as_task, _as_rows, ("I/III", "II")
+).spec

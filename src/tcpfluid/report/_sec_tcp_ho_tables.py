@@ -24,20 +24,17 @@ from ._common import (
     COLUMN,
     ENGINES,
     NO_FIGURE_VALUES,
-    case_tasks,
+    CaseSection,
     delivered_pkts,
     doc,
     engine_runs_cells,
     err_na,
     map_value,
     mean_rate_since,
-    per_case,
     run_value,
-    runs_by_case,
-    section_result,
     share_spread,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
 from ._thesis_ns2 import ns2_fast_options
@@ -123,15 +120,6 @@ def _fair_cases(cfg: ReportConfig) -> list[tuple[str, str, str]]:
     return out
 
 
-def _fair_tasks(cfg: ReportConfig) -> list[Task]:
-    return case_tasks(
-        _RUN,
-        _fair_cases(cfg),
-        lambda c: {"scenario": c[1], "algorithm": c[2]},
-        lambda c, e: f"TCP-Ho paper Table {c[0]}: {e} {c[2]}",
-    )
-
-
 def _cells(
     runs: Mapping[str, Mapping[str, Any] | None], key: str, document: Value, fn: Any = None,
     reason: str = "no result", fallback: str = "no result", no_cf: Value = _NO_CLOSED_FORM,
@@ -212,15 +200,16 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
     return Figure.from_matplotlib(fig, "ho_different_rtt", cap)
 
 
-def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    cases = _fair_cases(cfg)
-    res = runs_by_case(cases, out)
-    tables = [[r for c in cases if c[0] == t for r in _fair_rows(t, c[2], res[c])] for t in "56"]
-    fig6 = _fair_figure(cfg, {c[2]: res[c] for c in cases if c[0] == "6"})
-    return section_result("ho-fairness", cfg, tables, (fig6,), rtts_text=_RTTS_TEXT)
-
-
-HO_FAIRNESS = SectionSpec("ho-fairness", "TCP-Ho paper Tables 5-6", _fair_tasks, _fair_assemble)
+HO_FAIRNESS = CaseSection(
+    "ho-fairness", "TCP-Ho paper Tables 5-6", _fair_cases,
+    lambda cfg, c, e: Task(
+        _RUN, {"scenario": c[1], "algorithm": c[2], "engine": e},
+        f"TCP-Ho paper Table {c[0]}: {e} {c[2]}",
+    ),
+    lambda c, runs: ((c[0], r) for r in _fair_rows(c[0], c[2], runs)), ("5", "6"),
+    figures=lambda cfg, runs, _: (_fair_figure(cfg, {c[2]: r for c, r in runs if c[0] == "6"}),),
+    fields=lambda cfg: {"rtts_text": _RTTS_TEXT},
+).spec  # fmt: skip
 
 
 # ============================================================================= Table 7
@@ -234,15 +223,6 @@ def _friend_cases(cfg: ReportConfig) -> list[tuple[str, str, int, int, tuple[str
     even: tuple[str, ...] = ENGINES
     uneven = ("packet", "rounds")
     return [(a, b, na, nb, even if na == nb else uneven) for a, b in pairs for na, nb in props]
-
-
-def _friend_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        Task(_RUN, {"scenario": "ho-friendliness", "algorithm": f"{a}:{na},{b}:{nb}", "engine": e},
-             f"TCP-Ho paper Table 7: {e} {a}-{b} {na}-{nb}")
-        for a, b, na, nb, engines in _friend_cases(cfg)
-        for e in engines
-    ]  # fmt: skip
 
 
 def _scheme_mean_kbps(r: Mapping[str, Any] | None, alg: str) -> float | NA:
@@ -260,7 +240,6 @@ def _friend_rows(
     base = f"004/table7/{a}-{b}/{na}-{nb}"
     setting = f"{_name(a)} ×{na} with {_name(b)} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
-    runs = {e: runs.get(e) for e in ENGINES}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     q = "spread of the 20 flows' shares (std/mean), 10–60 s"
     fair = {**case, "quantity": "fairness"}
@@ -282,17 +261,17 @@ _FRIEND_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
-def _friend_figure(results: list[tuple[tuple[str, str, int, int], list[Row]]]) -> Figure:
-    """Mean throughput per scheme (the rows of each mix) against the first scheme's count,
-    per pairing."""
-    pairs = list(dict.fromkeys((a, b) for (a, b, _na, _nb), _r in results))
+def _friend_figure(mixes: list[tuple[str, str, int, int, Any]], rows: list[Row]) -> Figure:
+    """Mean throughput per scheme (the rows of each mix: fairness, then the first and the
+    second scheme's mean) against the first scheme's count, per pairing."""
+    pairs = list(dict.fromkeys(m[:2] for m in mixes))
     fig, axes = plot.new_axes(len(pairs))
     axes = np.atleast_1d(axes)
     for ax, (a, b) in zip(axes, pairs, strict=True):
-        items = [(k, rows) for k, rows in results if k[:2] == (a, b)]
-        xs = [k[2] for k, _r in items]
-        for j, alg in enumerate((a, b)):  # a mix's rows: fairness, then a's and b's mean
-            scheme_rows = [rows[1 + j] for _k, rows in items]
+        items = [i for i, m in enumerate(mixes) if m[:2] == (a, b)]
+        xs = [mixes[i][2] for i in items]
+        for j, alg in enumerate((a, b)):
+            scheme_rows = [rows[3 * i + 1 + j] for i in items]
             draw_columns(ax, xs, scheme_rows, _FRIEND_LINES, _name(alg), f"C{j}")
         xlabel = f"{_name(a)} flows of 20" if (a, b) == pairs[-1] else ""
         title = f"{_name(a)} with {_name(b)}"
@@ -300,20 +279,16 @@ def _friend_figure(results: list[tuple[tuple[str, str, int, int], list[Row]]]) -
     return Figure.from_matplotlib(fig, "ho_friendliness", prose("ho-friendliness", "figure"))
 
 
-def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    results: list[tuple[tuple[str, str, int, int], list[Row]]] = []
-    it = iter(out)
-    for a, b, na, nb, engines in _friend_cases(cfg):
-        mix_rows = _friend_rows(a, b, na, nb, {e: next(it) for e in engines})
-        rows += mix_rows
-        results.append(((a, b, na, nb), mix_rows))
-    return section_result("ho-friendliness", cfg, [rows], (_friend_figure(results),))
-
-
-HO_FRIENDLINESS = SectionSpec(
-    "ho-friendliness", "TCP-Ho paper Table 7", _friend_tasks, _friend_assemble
-)
+HO_FRIENDLINESS = CaseSection(
+    "ho-friendliness", "TCP-Ho paper Table 7", _friend_cases,
+    lambda cfg, c, e: Task(
+        _RUN, {"scenario": "ho-friendliness", "algorithm": f"{c[0]}:{c[2]},{c[1]}:{c[3]}",
+               "engine": e}, f"TCP-Ho paper Table 7: {e} {c[0]}-{c[1]} {c[2]}-{c[3]}",
+    ),
+    lambda c, runs: (("", r) for r in _friend_rows(c[0], c[1], c[2], c[3], runs)),
+    figures=lambda cfg, runs, t: (_friend_figure([c for c, _ in runs], t[""]),),
+    engines=lambda c: c[4],
+).spec  # fmt: skip
 
 
 # ============================================================= the iTCP-Vegas paper
@@ -365,15 +340,6 @@ def _itcp_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
     return out
 
 
-def _itcp_tasks(cfg: ReportConfig) -> list[Task]:
-    return case_tasks(
-        f"{_MODULE}:itcp_run",
-        _itcp_cases(cfg),
-        lambda c: {"algorithm": c[1], "overrides": c[2]},
-        lambda c, e: f"iTCP-Vegas paper {c[0]}: {e} {c[1]}",
-    )
-
-
 _NEVER_FULL = "the window never reaches μd in the run"
 
 
@@ -423,13 +389,13 @@ def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]])
     )  # fmt: skip
 
 
-def _itcp_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    res = {(what, a): r for (what, a, _o), r in zip(_itcp_cases(cfg), per_case(out), strict=True)}
-    groups: dict[str, list[Row]] = {"table1": [], "table2": [], "fig7": []}
-    for (what, a), runs in res.items():
-        groups[what.split("/")[0]] += _itcp_rows(what, a, runs)
-    tables = [groups["table1"], groups["table2"], groups["fig7"] or None]
-    return section_result("itcp-tables", cfg, tables, (_itcp_figure(res),))
-
-
-ITCP_TABLES = SectionSpec("itcp-tables", "iTCP-Vegas paper Tables 1-2", _itcp_tasks, _itcp_assemble)
+ITCP_TABLES = CaseSection(
+    "itcp-tables", "iTCP-Vegas paper Tables 1-2", _itcp_cases,
+    lambda cfg, c, e: Task(
+        f"{_MODULE}:itcp_run", {"algorithm": c[1], "overrides": c[2], "engine": e},
+        f"iTCP-Vegas paper {c[0]}: {e} {c[1]}",
+    ),
+    lambda c, runs: ((c[0].split("/")[0], r) for r in _itcp_rows(c[0], c[1], runs)),
+    ("table1", "table2", "fig7"),
+    figures=lambda cfg, runs, _: (_itcp_figure({(w, a): r for (w, a, _o), r in runs}),),
+).spec  # fmt: skip

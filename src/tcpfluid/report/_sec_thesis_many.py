@@ -8,6 +8,7 @@ docs/report.md, "The many-flow network's engines".
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -21,8 +22,15 @@ from ..fairness import _THESIS_SETTINGS
 from ..results import Result
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
-from ._common import doc, engine_cells, mean_rate_since, run_value, section_result, share_row
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._common import (
+    CaseSection,
+    doc,
+    engine_cells,
+    mean_rate_since,
+    run_value,
+    share_row,
+)
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import (
@@ -200,8 +208,8 @@ def _mf_grid(cfg: ReportConfig) -> tuple[tuple[int, ...], tuple[str, ...]]:
     return ((30,), ROUTERS) if cfg.quick else (FLOW_COUNTS, ROUTERS)
 
 
-def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
-    """(router, flows, law, vegas %, engine) of each task, in task order."""
+def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, tuple[tuple[str, int, str], ...]]]:
+    """(router, flows, its runs: (law, vegas %, engine) each) of each case, in task order."""
     counts, routers = _mf_grid(cfg)
     laws = ("reno", "vegas-3") if cfg.quick else ("reno", "vegas-1", "vegas-2", "vegas-3")
     cases = []
@@ -209,23 +217,25 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
         for n in counts:
             # the ODE at 30 flows behind RED-5-15 only (the report's budget)
             ode = n == 30 and router == ROUTERS[0]
-            engines = ("packet", "ode") if ode else ("packet",)
-            for e in engines:
+            runs: list[tuple[str, int, str]] = []
+            for e in ("packet", "ode") if ode else ("packet",):
                 pk = MODELS[e].granularity == "packet"
-                runs = [(law, 100) for law in laws if pk or law in ODE_LAWS]
-                runs += [
+                mine = [(law, 100) for law in laws if pk or law in ODE_LAWS]
+                mine += [
                     (a, p) for a in MIX_LAWS for p in MIX_PERCENTS if pk or p in ODE_MIX_PERCENTS
                 ]
                 if pk:  # Table 3.22's Vegas-1_3 alone (its 100 % column)
-                    runs.append(("vegas-1_3", 100))
-                cases += [(router, n, law, p, e) for law, p in runs]
+                    mine.append(("vegas-1_3", 100))
+                runs += [(law, p, e) for law, p in mine]
+            cases.append((router, n, tuple(runs)))
     return cases
 
 
-def _mf_tasks(cfg: ReportConfig) -> list[Task]:
+def _mf_task(cfg: ReportConfig, case: tuple[str, int, Any], run: tuple[str, int, str]) -> Task:
+    c = (*case[:2], *run)
     keys = ("router", "flows", "law", "vegas_percent", "engine")
-    label, fn = "thesis many flows: {4} {0} {1} {2} {3}%", f"{_MODULE}:many_flows_run"
-    return [Task(fn, dict(zip(keys, c, strict=True)), label.format(*c)) for c in _mf_cases(cfg)]
+    label = "thesis many flows: {4} {0} {1} {2} {3}%".format(*c)
+    return Task(f"{_MODULE}:many_flows_run", dict(zip(keys, c, strict=True)), label)
 
 
 #: the judged quantity of Tables 3.21 and 3.22
@@ -322,22 +332,20 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
     return t22, t25
 
 
-def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    runs = dict(zip(_mf_cases(cfg), out, strict=True))
-    counts, routers = _mf_grid(cfg)
+def _mf_rows(case: tuple[str, int, Any], runs: dict[Any, Any]) -> Iterator[tuple[str, Row]]:
+    router, n, _ = case
+    full = {(router, n, *k): r for k, r in runs.items()}
     # Table 3.21's laws (Vegas-1_3 alone is a column of Table 3.22)
-    laws = sorted({c[2] for c in runs if c[3] == 100} - {"vegas-1_3"}, key=list(LAWS).index)
-    t21: list[Row] = []
-    t22: list[Row] = []
-    t25: list[Row] = []
-    for router in routers:
-        for n in counts:
-            t21 += _t21_rows(runs, router, n, laws)
-            rows22, rows25 = _mix_rows(runs, router, n)
-            t22, t25 = t22 + rows22, t25 + rows25
-    figs = (_mf_figure(runs, routers, counts), _mix_figure(runs, routers, counts))
-    rto = MANY_FLOWS_MIN_RTO_S
-    return section_result("thesis-many-flows", cfg, [t21, t22, t25], figs, many_flows_min_rto_s=rto)
+    laws = sorted({k[0] for k in runs if k[1] == 100} - {"vegas-1_3"}, key=list(LAWS).index)
+    rows22, rows25 = _mix_rows(full, router, n)
+    yield from (("3.21", r) for r in _t21_rows(full, router, n, laws))
+    yield from (*(("3.22", r) for r in rows22), *(("3.25", r) for r in rows25))
+
+
+def _mf_figures(cfg: ReportConfig, runs: list[tuple[Any, Any]]) -> tuple[Figure, Figure]:
+    every = {(*c[:2], *k): r for c, rs in runs for k, r in rs.items()}
+    counts, routers = _mf_grid(cfg)
+    return _mf_figure(every, routers, counts), _mix_figure(every, routers, counts)
 
 
 #: a curve of a Jain's-index panel: (color, x, the thesis's values, the packet
@@ -406,6 +414,10 @@ def _mf_figure(runs: dict[_Case, Any], routers: tuple[str, ...], counts: tuple[i
     return _jain_figure(routers, curves, "active flows", "thesis_many_flows", cap)
 
 
-THESIS_MANY_FLOWS = SectionSpec(
-    "thesis-many-flows", "Many flows behind RED (thesis)", _mf_tasks, _mf_assemble
-)
+THESIS_MANY_FLOWS = CaseSection(
+    "thesis-many-flows", "Many flows behind RED (thesis)", _mf_cases, _mf_task, _mf_rows,
+    ("3.21", "3.22", "3.25"),
+    figures=lambda cfg, runs, _: _mf_figures(cfg, runs),
+    fields=lambda cfg: {"many_flows_min_rto_s": MANY_FLOWS_MIN_RTO_S},
+    engines=lambda case: case[2],
+).spec  # fmt: skip

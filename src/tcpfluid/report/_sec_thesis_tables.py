@@ -5,7 +5,7 @@ ns-2 set-up: :mod:`._thesis_ns2`, docs/thesis-tables.md."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -20,7 +20,8 @@ from ._common import (
     COLUMN,
     ENGINES,
     TWO_FLOW_SHARE,
-    case_tasks,
+    CaseSection,
+    Runs,
     delivered_pkts,
     doc,
     engine_cells,
@@ -28,11 +29,9 @@ from ._common import (
     map_value,
     mean_rate_since,
     run_value,
-    runs_by_case,
-    section_result,
     share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
 from ._sec_thesis_many import _MODULE as _MANY
 from ._sec_thesis_many import _NO_CF, _SPREAD, _mf_grid, table_of
@@ -127,31 +126,16 @@ def _vd_duration(cfg: ReportConfig) -> float:
     return VD_QUICK_DURATION_S if cfg.quick else VD_DURATION_S
 
 
-def _vd_tasks(cfg: ReportConfig) -> list[Task]:
-    return case_tasks(
-        f"{_MODULE}:vegas_delta_run",
-        _vd_deltas(cfg),
-        lambda d: {"delta": d, "duration_s": _vd_duration(cfg)},
-        lambda d, e: f"thesis vegas-delta: {e} δ={d}",
-    )
+_VD_NO_CF = NA("the thesis gives no closed form for the extremes of the oscillation")
 
 
-def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    deltas = _vd_deltas(cfg)
-    tables: dict[str, list[Row]] = {"3.2": [], "3.3": [], "3.4": []}
-    runs = runs_by_case(deltas, out)
-    no_cf = NA("the thesis gives no closed form for the extremes of the oscillation")
-    for d in deltas:
-        setting = f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms"
-        for key, tab, quantity, unit, kind in _VD_QUANTITIES:
-            cell = partial(run_value, path=(key,), reason="no value")
-            values = engine_runs_cells(no_cf, runs[d], cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
-            q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
-            tables[tab].append(Row(setting, q, unit, kind, values, DOCUMENT, case=case))
-    fields: dict[str, Any] = {"run": f"{_vd_duration(cfg):g} s", "vd_from_s": VD_FROM_S}
-    return section_result(
-        "thesis-vegas-delta", cfg, [*tables.values()], (_vd_figure(runs, deltas),), **fields
-    )
+def _vd_rows(d: int, runs: Runs) -> Iterator[tuple[str, Row]]:
+    setting = f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms"
+    for key, tab, quantity, unit, kind in _VD_QUANTITIES:
+        cell = partial(run_value, path=(key,), reason="no value")
+        values = engine_runs_cells(_VD_NO_CF, runs, cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
+        q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
+        yield tab, Row(setting, q, unit, kind, values, DOCUMENT, case=case)
 
 
 def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figure:
@@ -176,9 +160,16 @@ def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figu
     )  # fmt: skip
 
 
-THESIS_VEGAS_DELTA = SectionSpec(
-    "thesis-vegas-delta", "One Vegas-δ flow (thesis)", _vd_tasks, _vd_assemble
-)
+THESIS_VEGAS_DELTA = CaseSection(
+    "thesis-vegas-delta", "One Vegas-δ flow (thesis)", _vd_deltas,
+    lambda cfg, d, e: Task(
+        f"{_MODULE}:vegas_delta_run", {"delta": d, "duration_s": _vd_duration(cfg), "engine": e},
+        f"thesis vegas-delta: {e} δ={d}",
+    ),
+    _vd_rows, ("3.2", "3.3", "3.4"),
+    figures=lambda cfg, runs, _: (_vd_figure(dict(runs), _vd_deltas(cfg)),),
+    fields=lambda cfg: {"run": f"{_vd_duration(cfg):g} s", "vd_from_s": VD_FROM_S},
+).spec  # fmt: skip
 
 
 # ===================================================== Tables 3.12-3.13 (two Reno flows)
@@ -233,38 +224,21 @@ def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
     return (100, 40, 1) if cfg.quick else RENO_X2_MS
 
 
-def _reno_tasks(cfg: ReportConfig) -> list[Task]:
-    return case_tasks(
-        f"{_MODULE}:reno_two_flow_run",
-        _reno_grid(cfg),
-        lambda x2: {"x2_ms": x2},
-        lambda x2, e: f"thesis reno: {e} x2={x2} ms",
-    )
+_RENO_NO_CF = NA("the thesis gives no closed form for Reno's sharing")
 
 
-def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    grid = _reno_grid(cfg)
-    runs = runs_by_case(grid, out)
-    no_cf = NA("the thesis gives no closed form for Reno's sharing")
-    fair_rows: list[Row] = []
-    good_rows: list[Row] = []
+def _reno_rows(x2: int, runs: Runs) -> Iterator[tuple[str, Row]]:
+    setting, case = f"Reno, x2 = {x2} ms", {"x2_ms": x2}
     jain = partial(run_value, path=("jain",), reason="no value")
-    for x2 in grid:
-        setting = f"Reno, x2 = {x2} ms"
-        jains = engine_runs_cells(no_cf, runs[x2], jain, doc(f"001/table3.12/reno/x2_{x2}"))
-        case = {"x2_ms": x2}
-        fair_rows.append(
-            share_row(setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case=case)
-        )
-        for i, name in ((0, "reno1"), (1, "reno2")):
-            ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
-            gv = engine_runs_cells(no_cf, runs[x2], partial(_goodput_kb, i=i), ref)
-            rtt = "6 ms" if i == 0 else f"{2 * (x2 + 2)} ms"
-            q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
-            case = {"x2_ms": x2, "connection": i + 1}
-            good_rows.append(Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=case))
-    figs = (_reno_figure(good_rows, grid),)
-    return section_result("thesis-reno", cfg, [fair_rows, good_rows], figs, reno_from_s=RENO_FROM_S)
+    jains = engine_runs_cells(_RENO_NO_CF, runs, jain, doc(f"001/table3.12/reno/x2_{x2}"))
+    yield "fair", share_row(setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case=case)
+    for i, name in ((0, "reno1"), (1, "reno2")):
+        ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
+        gv = engine_runs_cells(_RENO_NO_CF, runs, partial(_goodput_kb, i=i), ref)
+        rtt = "6 ms" if i == 0 else f"{2 * (x2 + 2)} ms"
+        q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
+        c = {"x2_ms": x2, "connection": i + 1}
+        yield "goodput", Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=c)
 
 
 def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
@@ -287,7 +261,15 @@ def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
     )  # fmt: skip
 
 
-THESIS_RENO = SectionSpec("thesis-reno", "Two Reno flows (thesis)", _reno_tasks, _reno_assemble)
+THESIS_RENO = CaseSection(
+    "thesis-reno", "Two Reno flows (thesis)", _reno_grid,
+    lambda cfg, x2, e: Task(
+        f"{_MODULE}:reno_two_flow_run", {"x2_ms": x2, "engine": e}, f"thesis reno: {e} x2={x2} ms"
+    ),
+    _reno_rows, ("fair", "goodput"),
+    figures=lambda cfg, _, tables: (_reno_figure(tables["goodput"], _reno_grid(cfg)),),
+    fields=lambda cfg: {"reno_from_s": RENO_FROM_S},
+).spec  # fmt: skip
 
 
 # ======================================== Tables 3.26-3.28 (delayed ACKs, packets only)
@@ -312,26 +294,31 @@ def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
     return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
 
 
-def _two_flow_task(label: str, **kwargs: Any) -> Task:
-    return Task(f"{_MANY}:two_flow_ack_run", kwargs, f"thesis delayed ACKs: two flows {label}")
+#: the section's runs besides Table 3.26's: label -> (run function, its options); beside
+#: Table 3.28's, the library's defaults: the initial window of 2 packets; the ACK of two
+#: packets echoing the first one (RFC 7323), the rounds timed from the echoed samples; and
+#: Table 3.27's run from the initial window of 2 packets
+_RFC = {"delayed_ack_echo": "first", "ns2_vegas_timing": False}
+_DA_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
+    **{label.upper(): ("two_flow_ack_run", {"delayed_ack": da}) for da, label in _T328_ACKS},
+    "DA, initial window 2": ("two_flow_ack_run", {"delayed_ack": True, "initial_window": 2.0}),
+    "DA-IA, ACK echoing the first packet": (
+        "two_flow_ack_run", {"delayed_ack": [True, False], **_RFC}
+    ),
+    ", initial window 2": ("many_flows_run", {"initial_window": 2.0}),
+}  # fmt: skip
 
 
-def _da_tasks(cfg: ReportConfig) -> list[Task]:
-    def many(r: str, n: int, p: int, label: str = "", **kwargs: Any) -> Task:
-        kw = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True}
-        label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3{label}"
-        return Task(f"{_MANY}:many_flows_run", {**kw, **kwargs}, label)
-
-    tasks = [many(*c) for c in _da_cases(cfg)]
-    tasks += [_two_flow_task(label.upper(), delayed_ack=da) for da, label in _T328_ACKS]
-    # beside, the library's defaults: the initial window of 2 packets; the ACK of two
-    # packets echoing the first one (RFC 7323), the rounds timed from the echoed samples
-    tasks.append(_two_flow_task("DA, initial window 2", delayed_ack=True, initial_window=2.0))
-    rfc = {"delayed_ack_echo": "first", "ns2_vegas_timing": False}
-    tasks.append(
-        _two_flow_task("DA-IA, ACK echoing the first packet", delayed_ack=[True, False], **rfc)
-    )
-    return [*tasks, many(*T327_CASE, ", initial window 2", initial_window=2.0)]
+def _da_task(cfg: ReportConfig, case: Any, run: tuple[str, int, int] | str) -> Task:
+    """A delayed-ACK run of Table 3.26 (``run``: router, flows, Vegas-3 %), or one of
+    :data:`_DA_RUNS`."""
+    fn, kw = _DA_RUNS[run] if isinstance(run, str) else ("many_flows_run", {})
+    if fn == "two_flow_ack_run":
+        return Task(f"{_MANY}:{fn}", kw, f"thesis delayed ACKs: two flows {run}")
+    (r, n, p), suffix = (T327_CASE, run) if isinstance(run, str) else (run, "")
+    base = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True}
+    label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3{suffix}"
+    return Task(f"{_MANY}:{fn}", {**base, **kw}, label)
 
 
 _DA_FLUID = NA("the fluid engines do not model delayed ACKs")
@@ -436,19 +423,20 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> list[Row]:
     return rows
 
 
-def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    cases = _da_cases(cfg)
-    t26 = _t26_rows(cases, out[: len(cases)])
-    r27 = out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
-    t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
-    t27 = _t27_rows(r27, out[len(cases) + 5])
-    fields: dict[str, Any] = {"delack_timeout_s": DELACK_TIMEOUT_S}
-    fields["many_flows_min_rto_s"] = MANY_FLOWS_MIN_RTO_S
-    return section_result(
-        "thesis-delayed-ack", cfg, [t26, t27 or None, t28], iw2=_IW2, echo_rfc=_ECHO_RFC, **fields
-    )
+def _da_rows(cases: tuple[tuple[str, int, int], ...], runs: Runs) -> Iterator[tuple[str, Row]]:
+    yield from (("3.26", r) for r in _t26_rows(list(cases), [runs[c] for c in cases]))
+    r27 = runs.get(T327_CASE, {"error": "not run"})
+    yield from (("3.27", r) for r in _t27_rows(r27, runs[", initial window 2"]))
+    yield from (("3.28", r) for r in _t28_rows(*(runs[k] for k in list(_DA_RUNS)[:5])))
 
 
-THESIS_DELAYED_ACK = SectionSpec(
-    "thesis-delayed-ack", "Delayed ACKs (thesis)", _da_tasks, _da_assemble
-)
+THESIS_DELAYED_ACK = CaseSection(
+    "thesis-delayed-ack", "Delayed ACKs (thesis)", lambda cfg: [tuple(_da_cases(cfg))],
+    _da_task, _da_rows, ("3.26", "3.27", "3.28"),
+    fields=lambda cfg: {
+        "iw2": _IW2, "echo_rfc": _ECHO_RFC, "delack_timeout_s": DELACK_TIMEOUT_S,
+        "many_flows_min_rto_s": MANY_FLOWS_MIN_RTO_S,
+    },
+    # one case: Table 3.26's runs, then the others (in the order of _DA_RUNS)
+    engines=lambda cases: (*cases, *_DA_RUNS),
+).spec  # fmt: skip
