@@ -443,3 +443,14 @@ def test_scenario_engine_raises_on_failure_and_matches_direct_run() -> None:
         simulate_ode(qv.flows, qv.path, t_end_s=1.0)
     with pytest.raises(ValueError, match="no classical ODE right-hand side"):
         simulate_scenario_ode(sc.with_algorithm("quick-vegas"), model="classical")
+
+
+@pytest.mark.parametrize("law", ["vegas", "enhanced-vegas"])
+@pytest.mark.parametrize("w0", [1, 5])
+def test_scenario_reduction_keeps_the_laws_initial_window(law: str, w0: int) -> None:
+    # the window a flow starts at is the law's parameter, for Vegas and Enhanced Vegas alike
+    from tcpfluid.fluid.ode import ode_problem
+    from tcpfluid.scenarios import build_scenario
+
+    sc = build_scenario("qv-basic", cbr="none").with_algorithm(law, initial_window=w0)
+    assert ode_problem(sc).flows[0].initial_window_pkts == w0

@@ -66,10 +66,11 @@ def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
     law = cls(**cls.fold_aliases(params))  # validates names and values, supplies the defaults
     lp = cls.expand_aliases(law.params())  # Enhanced Vegas's δ as α = β
     if algorithm in ("vegas", "enhanced-vegas"):
-        out = {"alpha_pkts": float(lp["alpha"]), "beta_pkts": float(lp["beta"])}
-        if algorithm == "vegas":  # (Enhanced Vegas's flow starts at OdeFlow's window)
-            out["initial_window_pkts"] = float(law.initial_window)
-        return out
+        return {
+            "alpha_pkts": float(lp["alpha"]),
+            "beta_pkts": float(lp["beta"]),
+            "initial_window_pkts": float(law.initial_window),
+        }
     if algorithm == "fast":
         return {"alpha_pkts": float(lp["alpha"]), "fast_gamma": float(lp["gamma"])}
     return {}
