@@ -79,12 +79,12 @@ class Spread:
 
     def _cell(self, at: int | tuple[()] = ()) -> str:
         """``min–max (median)`` of flow ``at`` (``()``: a per-run quantity; one number when
-        every run has the same), with the runs that have no value; ``-`` when none has."""
+        every run shows the same), with the runs that have no value; ``-`` when none has."""
         lo, mid, hi = (_finite_or_none(getattr(self, k)[at]) for k in ("min", "median", "max"))
         if lo is None:
             return "-"
         none = int(self.missing[at])
-        text = cell(lo) if lo == hi else f"{cell(lo)}–{cell(hi)} ({cell(mid)})"
+        text = cell(lo) if cell(lo) == cell(hi) else f"{cell(lo)}–{cell(hi)} ({cell(mid)})"
         return text + (f", {none} none" if none else "")
 
 
