@@ -54,3 +54,12 @@ def test_bad_seeds_are_refused_naming_the_value(seed: object, error: type, messa
 def test_a_scenario_is_required() -> None:
     with pytest.raises(TypeError, match=r"scenario must be a tcpfluid\.scenarios\.Scenario"):
         start_jitter("qv-basic", 0)  # type: ignore[arg-type]
+
+
+def test_the_docstring_example_runs() -> None:
+    import doctest
+
+    from tcpfluid.sim import _start_order
+
+    result = doctest.testmod(_start_order)
+    assert result.attempted >= 1 and result.failed == 0
