@@ -31,11 +31,11 @@ judges it against the first packet run by the same rule and tolerances as a flui
 as the column :data:`REPEAT`: the agreement a deterministic model can reach where the
 outcome hangs on the first packets. It informs; no fluid count depends on it. The delays
 are below ``min(2 packet times of the bottleneck, 1 % of the shortest base RTT)``
-(:func:`start_delays`): the flows' first packets still meet at the bottleneck within two
-of its service slots, so only their order and phase change; no flow gains as much as a
-hundredth of a round (of a run of at least 40 rounds and 5 s), and real hosts' start-up
-times differ by far more. The simulator's seed is the first run's: RED's drops and the
-send overheads draw the same numbers.
+(:func:`tcpfluid.sim.start_jitter`, through :func:`start_delays`): the flows' first
+packets still meet at the bottleneck within two of its service slots, so only their order
+and phase change; no flow gains as much as a hundredth of a round (of a run of at least
+40 rounds and 5 s), and real hosts' start-up times differ by far more. The simulator's
+seed is the first run's: RED's drops and the send overheads draw the same numbers.
 
 Durations
 ---------
@@ -90,6 +90,8 @@ import tcpfluid
 from tcpfluid.algorithms.registry import ALGORITHMS
 from tcpfluid.engines import ENGINES
 from tcpfluid.scenarios import Scenario, rtt_dumbbell
+from tcpfluid.sim import start_jitter
+from tcpfluid.sim._start_order import JITTER_PACKET_TIMES, JITTER_RTT_FRACTION
 
 PACKET = "packet"
 #: the fluid engines judged against the packet simulator, in the order shown. ``"ode"``
@@ -104,10 +106,6 @@ _ENGINE_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
 #: the packet simulator again, its senders' starts jittered (module docstring), judged
 #: against the first packet run as a fluid engine is (``--packet-repeat``)
 REPEAT = "packet, start jitter"
-#: the bound of the start jitter: bottleneck packet times, and a fraction of the
-#: shortest base RTT (the smaller of the two)
-JITTER_PACKET_TIMES = 2.0
-JITTER_RTT_FRACTION = 0.01
 #: at most this many packets carried by the bottleneck in a run (its capacity × duration)
 PACKET_BUDGET = 25e6
 PACKET_BYTES = 1000.0
@@ -309,14 +307,9 @@ def _values(res: Any) -> dict[str, Any]:
 
 
 def start_delays(case: Case) -> tuple[float, ...]:
-    """Each sender's start delay in the run :data:`REPEAT` (seeded by the scenario's seed
-    and index): uniform below ``min(JITTER_PACKET_TIMES packet times of the bottleneck,
-    JITTER_RTT_FRACTION x the shortest base RTT)``."""
-    sc = case.scenario
-    packet_s = 8.0 * sc.packet_size_bytes / sc.link("R1-R2").rate_bps
-    bound = min(JITTER_PACKET_TIMES * packet_s, JITTER_RTT_FRACTION * min(sc.base_rtts_s()))
-    rng = np.random.default_rng([case.seed, case.index, 1])
-    return tuple(rng.uniform(0.0, bound, len(sc.flows)).tolist())
+    """Each sender's start delay in the run :data:`REPEAT`: the library's start jitter
+    (:func:`tcpfluid.sim.start_jitter`), seeded by the scenario's seed and index."""
+    return start_jitter(case.scenario, (case.seed, case.index, 1))
 
 
 def engine_options(case: Case, eng: str) -> tuple[str, dict[str, Any]]:

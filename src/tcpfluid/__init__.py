@@ -3,7 +3,9 @@
 Run any scenario on any engine with :func:`tcpfluid.simulate`
 (``tcpfluid.simulate(build_scenario("qv-basic").with_algorithm("vegas"), engine="packet")``),
 which returns one :class:`tcpfluid.Result` type with one :class:`tcpfluid.Summary` for every
-engine. Three layers describe the same congestion-control algorithms and check each other:
+engine; :func:`tcpfluid.packet_spread` gives the packet simulator's spread over start orders
+(it informs, it is not a tolerance). Three layers describe the same congestion-control
+algorithms and check each other:
 
 * :mod:`tcpfluid.analytic` - closed forms (critical windows, rounds to equilibrium, the
   TCP-Ho conspicuous round, equilibria, Jain's index), each re-derived in SymPy;
@@ -35,7 +37,12 @@ _LAZY = (
 )  # fmt: skip
 
 #: names loaded on first access: ``tcpfluid.simulate`` (the one way to run a scenario)
-_LAZY_NAMES = {"simulate": "engines", "Result": "results", "Summary": "results"}
+_LAZY_NAMES = {
+    "simulate": "engines",
+    "packet_spread": "engines",
+    "Result": "results",
+    "Summary": "results",
+}
 
 __all__ = [
     *_LAZY_NAMES,

@@ -12,7 +12,9 @@
 
 Each engine is a frozen, validated dataclass of its options (:class:`Rounds`,
 :class:`Hybrid`, :class:`Ode`, :class:`Packet`); :func:`simulate` takes one, or an engine's
-name and its options as keywords (:func:`engine_options`).
+name and its options as keywords (:func:`engine_options`). :func:`packet_spread` runs the
+packet simulator over several start orders and gives each flow's min, median and max
+(:class:`PacketSpread`): it informs, it is not a tolerance.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._ode import Hybrid, Ode
     from ._packet import Packet
     from ._rounds import Rounds
+    from ._spread import PacketSpread, Spread, packet_spread
 
 __all__ = [
     "ENGINES",
@@ -40,10 +43,13 @@ __all__ = [
     "Hybrid",
     "Ode",
     "Packet",
+    "PacketSpread",
     "Rounds",
+    "Spread",
     "engine_options",
     "get_engine",
     "ode_by_name",
+    "packet_spread",
     "run_named",
     "run_scenario",
     "simulate",
@@ -52,13 +58,15 @@ __all__ = [
 
 #: engine class name -> its module (loaded on first use: the engines load Numba/SciPy)
 _CLASSES = {"Rounds": "._rounds", "Hybrid": "._ode", "Ode": "._ode", "Packet": "._packet"}
+#: the packet simulator's spread over start orders (:func:`packet_spread`): name -> module
+_LAZY = {"PacketSpread": "._spread", "Spread": "._spread", "packet_spread": "._spread"}
 #: engine name -> its class name
 _NAMES = {"rounds": "Rounds", "packet": "Packet", "ode": "Ode", "hybrid": "Hybrid"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _CLASSES:
-        return getattr(importlib.import_module(_CLASSES[name], __name__), name)
+    if name in _CLASSES or name in _LAZY:
+        return getattr(importlib.import_module({**_CLASSES, **_LAZY}[name], __name__), name)
     if name == "ode_by_name":
         from ._ode import ode_by_name
 
