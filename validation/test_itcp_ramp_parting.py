@@ -97,10 +97,10 @@ def test_the_start_jitter_keeps_the_parting(packets: Any, shifted: Any) -> None:
 
 def test_half_a_round_apart_the_flows_do_not_part(packets: Any, shifted: Any) -> None:
     """Switched off (the second sender half a round late): under 5 % apart in the ramp (267.1
-    / 258.6), and every flow settled in under 0.6 of the time it takes started together
-    (0.33 s against 0.58 s)."""
+    / 258.6), and every flow settled in under three quarters of the time it takes started
+    together (0.33 s against 0.58 s)."""
     assert _parting(shifted, RAMP_S) < 0.05
-    assert shifted.summary.all_settled_time_s < 0.6 * packets.summary.all_settled_time_s
+    assert shifted.summary.all_settled_time_s < 0.75 * packets.summary.all_settled_time_s
 
 
 def test_round_model_parts_as_the_packets(packets: Any) -> None:
