@@ -19,8 +19,8 @@ packets together, the queue is empty three quarters of the run and the utilizati
 The round model has no silence and carries 0.997. The numbers asserted here come from the
 packet simulator; the fluid engines are judged against them with the hold-out's tolerance.
 Deferring the hybrid's timeout to SRTT + RTO after the fast retransmit, the sender sending at
-the fast retransmit's window meanwhile, gives 0.93 here; over the hold-out it was measured
-and not kept (docs/ode-model.md).
+the fast retransmit's window meanwhile with its unrepaired holes in its flight, gives 0.92
+here; over the hold-out it was measured and not kept (docs/ode-model.md).
 """
 
 from __future__ import annotations
