@@ -107,25 +107,6 @@ def test_unreachable_or_malformed_scheduler_is_a_clear_error(
     assert not out.exists()
 
 
-def test_sweep_command_on_a_local_dask_cluster(tmp_path: Path, capsys: Any) -> None:
-    pytest.importorskip("distributed")
-    cfg = tmp_path / "packet.toml"
-    cfg.write_text(
-        'engine = "packet"\nalgorithm = ["vegas", "reno"]\nmetrics = ["utilization"]\n'
-        '[grid]\nbandwidth = ["1Mbps", "2Mbps"]\ncbr = "none"\nduration = "1s"\n'
-    )
-    out = tmp_path / "p.csv"
-    # one worker process: the command's route to a LocalCluster and back (the points cross
-    # to another process and return); spreading points over several Dask workers is
-    # tests/sweep/test_sweep_executors.py's (100 points, two workers)
-    argv = ["sweep", str(cfg), "--out", str(out), "--scheduler", "local", "--jobs", "1"]
-    assert main([*argv, "--no-cache"]) == 0
-    local = read_table(out)
-    assert main(["sweep", str(cfg), "--out", str(out), "--jobs", "1", "--no-cache"]) == 0
-    pd.testing.assert_frame_equal(local, read_table(out))
-    assert (local["status"] == "ok").all() and (local["utilization"] > 0).all()
-
-
 # ------------------------------------------------------------------------------ plot
 @pytest.fixture(scope="module")
 def table_file(tmp_path_factory: Any) -> Path:

@@ -26,23 +26,32 @@ def test_the_top_is_the_smallest_time_then_the_oldest_tie_break() -> None:
     rng = np.random.default_rng(3)
     for n in (1, 2, 7, 64, 301):
         hi, ht, gi = _heap(n)
-        model: dict[int, tuple[float, int]] = {s: (math.inf, -1) for s in range(n)}
+        # the plain model: each source's key (time, tie-break number), as arrays so that
+        # every check after every update is one array comparison
+        model_t = np.full(n, math.inf)
+        model_tie = np.full(n, -1, dtype=np.int64)
+        sources = np.arange(n)
+        child = np.arange(1, n)
+        parent = (child - 1) // 2
         for _ in range(3000):
             src = int(rng.integers(n))
             u = rng.random()
             t = math.inf if u < 0.1 else float(rng.integers(20)) * 0.5  # many equal times
-            model[src] = (t, int(gi[C.G_SEQ]))
+            model_t[src], model_tie[src] = t, int(gi[C.G_SEQ])
             C._set_key_call(hi, ht, gi, src, t)
-            finite = [(key, s) for s, key in model.items() if key[0] < math.inf]
-            if finite:
-                assert int(hi[C.H_HEAP, 0]) & C.SRC_MASK == min(finite)[1]
-            for s, (key_t, _tie) in model.items():  # each source's key and its slot
-                assert ht[C.HT_SRC, s] == key_t
-                assert int(hi[C.H_HEAP, hi[C.H_POS, s]]) & C.SRC_MASK == s
-            for i in range(1, n):  # heap order between finite keys
-                p = (i - 1) // 2
-                if ht[C.HT_HEAP, i] < math.inf:
-                    assert (ht[C.HT_HEAP, p], hi[C.H_HEAP, p]) < (ht[C.HT_HEAP, i], hi[C.H_HEAP, i])
+            finite = model_t < math.inf
+            if finite.any():  # the smallest (time, tie-break) of the finite keys
+                first = np.flatnonzero(model_t == model_t.min())
+                top = first[np.argmin(model_tie[first])]
+                assert int(hi[C.H_HEAP, 0]) & C.SRC_MASK == top
+            # each source's key and its slot
+            assert np.array_equal(ht[C.HT_SRC, :n], model_t)
+            assert np.array_equal(hi[C.H_HEAP, hi[C.H_POS, :n]] & C.SRC_MASK, sources)
+            # heap order between finite keys: (time, slot word) of a parent below its child's
+            pt, ct = ht[C.HT_HEAP, parent], ht[C.HT_HEAP, child]
+            pw, cw = hi[C.H_HEAP, parent], hi[C.H_HEAP, child]
+            below = (pt < ct) | ((pt == ct) & (pw < cw))
+            assert below[ct < math.inf].all()
 
 
 def test_a_run_that_would_exhaust_the_tie_break_numbers_stops_with_a_clear_error(
