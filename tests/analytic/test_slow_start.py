@@ -144,3 +144,65 @@ def test_quick_vegas_exit_is_first_window_above_critical(bdp):
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "quick-vegas"])
+@pytest.mark.parametrize("gamma", GAMMAS)
+def test_sender_rule_matches_sympy_derivation(algorithm, gamma):
+    expr = derive.critical_window_expr(algorithm, "average", rule="sender")
+    f = derive.lambdify(expr, derive.gamma, derive.B)
+    np.testing.assert_allclose(
+        critical_window(algorithm, BDP, gamma=gamma, rule="sender"), f(gamma, BDP), rtol=1e-12
+    )
+
+
+def test_sender_rule_is_eq_10_with_two_thirds_gamma_for_quick_vegas_and_eq_6_for_vegas():
+    # typed from the paper: eq. (10) with γ -> 2γ/3 (the deciding round's window is 1.5 W);
+    # eq. (6) unchanged (Vegas's deciding round does not grow)
+    g, b = 2.0 / 3.0, BDP
+    eq10 = (g + np.sqrt(g**2 + 24 * g * b)) / 2
+    eq6 = (1.0 + np.sqrt(1.0 + 16 * b)) / 2
+    np.testing.assert_allclose(critical_window("quick-vegas", b, rule="sender"), eq10, rtol=1e-12)
+    np.testing.assert_allclose(critical_window("vegas", b, rule="sender"), eq6, rtol=1e-12)
+
+
+@pytest.mark.parametrize("bdp", [6.0, 25.0, 250.0, 625.0, 6250.0, 1e5])
+def test_vegas_exit_is_the_same_under_both_rules(bdp):
+    assert slow_start_exit("vegas", bdp, 0.1, rule="sender") == slow_start_exit("vegas", bdp, 0.1)
+
+
+def test_sender_rule_quick_vegas_exit_on_the_documents_path():
+    # 50 Mb/s x 100 ms (μd = 625): W* = (2/3 + sqrt(4/9 + 16·625))/2 = 50.33; the sender's
+    # windows 2, 3, 4.5, 6.5, 9.5, 14, 21, 31.5, 47, 70.5: 70.5 (Table index 9) is read,
+    # the deciding round's 105.5 is cut by 1/8, the decision one round after the
+    # documents' (round 9 + 3)
+    ex = slow_start_exit("quick-vegas", 625.0, 0.1, rule="sender")
+    assert ex.critical_window_pkts == pytest.approx((2 / 3 + np.sqrt(4 / 9 + 16 * 625)) / 2)
+    assert (ex.round, ex.window_pkts, ex.exit_round) == (9, 70.5, 12)
+    assert ex.exit_window_pkts == pytest.approx(105.5 * 7 / 8)
+    assert ex.exit_time_s == pytest.approx(1.2)
+    assert slow_start_windows("quick-vegas", 10, rule="sender").tolist() == [
+        2,
+        3,
+        4.5,
+        6.5,
+        9.5,
+        14,
+        21,
+        31.5,
+        47,
+        70.5,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "names"),
+    [
+        ({"rule": "ns2"}, "rule"),
+        ({"rule": "sender", "rtt_model": "last"}, "rtt_model"),
+        ({"rule": "sender", "whole_acks": True}, "whole_acks"),
+    ],
+)
+def test_sender_rule_refuses_what_it_excludes(kwargs, names):
+    with pytest.raises(ValueError, match=names):
+        slow_start_exit("quick-vegas", 625.0, 0.1, **kwargs)

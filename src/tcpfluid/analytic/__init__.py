@@ -31,6 +31,7 @@ from .equilibrium import (
 from .predict import PREDICT_ALGORITHMS, Prediction, predict
 from .slow_start import (
     SLOW_START_ALGORITHMS,
+    SLOW_START_RULES,
     SlowStartExit,
     critical_window,
     slow_start_exit,
@@ -51,6 +52,7 @@ from .stability import (
 __all__ = [
     "PREDICT_ALGORITHMS",
     "SLOW_START_ALGORITHMS",
+    "SLOW_START_RULES",
     "STABILITY_ALGORITHMS",
     "BLBEquilibrium",
     "EmptyQueueCycle",

@@ -44,17 +44,25 @@ alpha, x, delta, dj, cwnd = sp.symbols("alpha x delta d_j cwnd", positive=True)
 _FRACTION = {"vegas": sp.Rational(1, 2), "quick-vegas": sp.Rational(1, 3)}
 
 
-def critical_window_expr(algorithm: str, rtt: Literal["average", "last"] = "average") -> sp.Expr:
+def critical_window_expr(
+    algorithm: str,
+    rtt: Literal["average", "last"] = "average",
+    rule: Literal["documents", "sender"] = "documents",
+) -> sp.Expr:
     """W* from ``Δ = W (1 − d/D) = γ`` with the round's RTT D (the Quick Vegas paper, §4.1).
 
     The extra packets f·W of a growth round queue in the sender while ACKs arrive every
     1/μ: the last packet waits f·W/μ, the packets on average half of that. Returns W* as a
-    function of ``gamma`` and ``B`` (= μd).
+    function of ``gamma`` and ``B`` (= μd). ``rule="sender"``: the decision reads D of the
+    growth round of window W and multiplies ``1 − d/D`` by the window of the deciding round,
+    W/(1 − f) for Quick Vegas (its next growth round), W for Vegas (whose deciding round
+    does not grow).
     """
     f = _FRACTION[algorithm]
     wait = f * W / mu if rtt == "last" else f * W / (2 * mu)
     D = d + wait
-    condition = sp.Eq(W * (D - d) / D, gamma)
+    deciding = W / (1 - f) if rule == "sender" and algorithm == "quick-vegas" else W
+    condition = sp.Eq(deciding * (D - d) / D, gamma)
     roots = sp.solve(condition, W)
     positive = [r for r in roots if r.subs({gamma: 1, mu: 100, d: 1}).is_positive]
     (root,) = positive

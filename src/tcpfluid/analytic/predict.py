@@ -15,7 +15,7 @@ from .._validation import check_bool, check_choice, check_positive
 from ..path import Path
 from ._domain import check_alpha_beta, check_in_band, check_modelled_path, equilibrium_band
 from .convergence import conspicuous_round, rounds_to_equilibrium
-from .slow_start import resolve_rtt_model, slow_start_exit
+from .slow_start import SLOW_START_RULES, resolve_rtt_model, slow_start_exit
 
 __all__ = ["PREDICT_ALGORITHMS", "SETTLING_ROUTES", "Prediction", "predict"]
 
@@ -122,6 +122,7 @@ def predict(
     whole_acks: bool = False,
     rtt: Literal["average", "last"] | None = None,
     round_map: bool = True,
+    rule: Literal["documents", "sender"] = "documents",
 ) -> Prediction:
     """Closed-form slow-start exit and time to equilibrium of one flow on ``path``.
 
@@ -137,6 +138,9 @@ def predict(
         Which RTT the slow-start check uses (:func:`critical_window`; ``rtt`` an alias).
     whole_acks
         Quick Vegas: count whole ACKs in slow start (:func:`slow_start_windows`).
+    rule
+        Whose slow start: the documents' model (default) or the packet sender's
+        (:func:`slow_start_exit`; the settling times do not depend on it).
     round_map
         Whether the settling time of Quick Vegas and TCP-Ho comes from the round map
         (``False``: ``None``, with a note).
@@ -162,11 +166,20 @@ def predict(
     model = resolve_rtt_model(rtt_model, rtt)
     check_bool("whole_acks", whole_acks)
     check_bool("round_map", round_map)
+    check_choice("rule", rule, SLOW_START_RULES)
     bdp, d = path.bdp, path.d
     check_modelled_path(path, what="predict")
     if algorithm == "tcp-ho":
         return _tcp_ho_prediction(path, model, round_map)
-    ex = slow_start_exit(algorithm, bdp, d, gamma=g, rtt_model=model, whole_acks=whole_acks)  # type: ignore[arg-type]
+    ex = slow_start_exit(
+        algorithm,
+        bdp,
+        d,
+        gamma=g,
+        rtt_model=model,  # type: ignore[arg-type]
+        whole_acks=whole_acks,
+        rule=rule,
+    )
     band = equilibrium_band(bdp, a, b, what="predict")
     check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
     start = ex.exit_window_pkts

@@ -26,6 +26,7 @@ from .._validation import (
 
 __all__ = [
     "SLOW_START_ALGORITHMS",
+    "SLOW_START_RULES",
     "SlowStartExit",
     "critical_window",
     "slow_start_exit",
@@ -47,6 +48,15 @@ _EXTRA_FRACTION = {"vegas": 0.5, "quick-vegas": 1.0 / 3.0}
 
 RttKind = Literal["average", "last"]
 _RTT_MODELS = ("average", "last")
+
+#: whose slow start: the documents' model, or the packet sender's (docs/analytic.md, "The
+#: sender's rule")
+Rule = Literal["documents", "sender"]
+SLOW_START_RULES = ("documents", "sender")
+#: the sender's rule: the window of the round whose end decides, over the window whose RTTs
+#: that decision reads (Quick Vegas grows x1.5 in that round; Vegas's deciding round does
+#: not grow, so its rule is the documents')
+_DECIDING_GROWTH = {"vegas": 1.0, "quick-vegas": 1.5}
 
 
 def _finite_result(what: str, compute: Callable[[], Any], **inputs: Any) -> NDArray[np.float64]:
@@ -76,10 +86,13 @@ def resolve_rtt_model(rtt_model: str | None, rtt: str | None) -> str:
     return "average"
 
 
-def max_slow_start_rounds(algorithm: str, *, whole_acks: bool = False) -> int:
+def max_slow_start_rounds(
+    algorithm: str, *, whole_acks: bool = False, rule: Rule = "documents"
+) -> int:
     """Largest ``rounds`` for which :func:`slow_start_windows` stays a finite float
     (``sys.maxsize`` for TCP-Ho's quadratic table)."""
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
+    check_choice("rule", rule, SLOW_START_RULES)
     big = float(np.finfo(np.float64).max)
     if algorithm == "tcp-ho":
         import sys
@@ -89,6 +102,8 @@ def max_slow_start_rounds(algorithm: str, *, whole_acks: bool = False) -> int:
         # 2^(floor(i/2)+1) <= max  <=>  floor(i/2) + 1 <= 1023 (2^1024 overflows)
         # (the "tcp-ho" indexing shifts one round later: one more round is finite)
         return 2 * 1023
+    if rule == "sender":
+        return _sender_windows(big).size
     if not whole_acks:
         # 2·1.5^i <= max for i <= floor(log(max/2)/log 1.5); rounds = that + 1
         return int(np.floor(np.log(big / 2.0) / np.log(1.5))) + 1
@@ -97,6 +112,18 @@ def max_slow_start_rounds(algorithm: str, *, whole_acks: bool = False) -> int:
         n += 1
         w += w // 2
     return n
+
+
+def _sender_windows(top: float, rounds: int | None = None) -> NDArray[np.float64]:
+    """Quick Vegas's slow-start windows as the packet sender grows them, half a packet per
+    ACK of the window's whole packets (2, 3, 4.5, 6.5, 9.5, 14, ...): ``rounds`` of them,
+    or every one up to ``top``."""
+    out: list[float] = []
+    w = 2.0
+    while (rounds is None and w <= top) or (rounds is not None and len(out) < rounds):
+        out.append(w)
+        w += float(np.floor(w)) / 2.0
+    return np.asarray(out, dtype=np.float64)
 
 
 def _slow_start_kind(algorithm: str) -> str:
@@ -119,6 +146,7 @@ def critical_window(
     gamma: float = 1.0,
     rtt_model: RttKind | None = None,
     rtt: RttKind | None = None,
+    rule: Rule = "documents",
 ) -> NDArray[np.float64]:
     """Window at which a flow leaves slow start (the critical window), packets.
 
@@ -136,14 +164,21 @@ def critical_window(
         ``"average"`` (default): the round's mean RTT (eq. 6 for Vegas, eq. 10 for Quick
         Vegas); ``"last"``: the RTT of its last packet (eq. 9; for Vegas the TCP-Ho paper's
         §4.1 form). ``rtt`` is an accepted alias.
+    rule
+        ``"documents"`` (default): Δ of a growth round from its own RTTs; ``"sender"``: the
+        packet sender's (and ns-2's) decision, which reads the RTTs of the window W of one
+        growth round and multiplies them by the window of the next round (1.5 W for Quick
+        Vegas, so W* is eq. 10 with γ replaced by 2γ/3; Vegas's deciding round does not
+        grow, so its W* is the documents'). Only with the average RTT.
 
     Examples
     --------
     >>> float(critical_window("vegas", 625.0))        # eq. 6, the 50 Mb/s x 100 ms path
     50.5024...
     """
-    c = root_coefficient(algorithm, resolve_rtt_model(rtt_model, rtt))  # type: ignore[arg-type]
-    g = check_positive("gamma", gamma)
+    model = resolve_rtt_model(rtt_model, rtt)
+    c = root_coefficient(algorithm, model)  # type: ignore[arg-type]
+    g = check_positive("gamma", gamma) / _check_rule(rule, model, algorithm)
     x = as_float_array("bdp", bdp, positive=True)
     # (γ + sqrt(γ² + cγx))/2 written as γ(1 + sqrt(1 + cx/γ))/2: no γ² (finite for any
     # finite γ), and the same value in exact arithmetic
@@ -157,25 +192,52 @@ def critical_window(
     return w
 
 
+def _check_rule(rule: str, rtt_model: str, algorithm: str, whole_acks: bool = False) -> float:
+    """Check ``rule`` against the options it excludes; the deciding round's growth factor
+    (1 for the documents' rule)."""
+    check_choice("rule", rule, SLOW_START_RULES)
+    if rule == "documents":
+        return 1.0
+    if rtt_model != "average":
+        raise ValueError(
+            f"rule='sender' reads the round's average RTT, as the packet sender does; got "
+            f"rtt_model={rtt_model!r} (accepted with it: 'average')"
+        )
+    if whole_acks:
+        raise ValueError(
+            "rule='sender' grows Quick Vegas's windows as the packet sender does (half a "
+            "packet per ACK of a whole packet); whole_acks=True is the documents' other "
+            "reading and applies with rule='documents' only"
+        )
+    return _DECIDING_GROWTH[_slow_start_kind(algorithm)]
+
+
 def slow_start_windows(
     algorithm: str,
     rounds: int,
     *,
     whole_acks: bool = False,
     indexing: Literal["quick-vegas", "tcp-ho"] = "quick-vegas",
+    rule: Rule = "documents",
 ) -> NDArray[np.float64]:
     """Window of each round of slow start while Δ stays below γ, packets.
 
     ``rounds`` (>= 1) windows, round 0 first: ``"vegas"`` doubling every other round,
     ``"quick-vegas"`` ×1.5 a round (Table 1 of the Quick Vegas paper; ``whole_acks``: one extra
-    packet per two whole ACKs, 2, 3, 4, 6, 9, ...), ``"tcp-ho"`` Table 4 of the TCP-Ho paper.
-    ``indexing`` (Vegas): ``"quick-vegas"`` numbers rounds as Table 1, ``"tcp-ho"`` as the TCP-Ho
-    paper's Table 3 (one more initial round)."""
+    packet per two whole ACKs, 2, 3, 4, 6, 9, ...; ``rule="sender"``: half a packet per ACK
+    of the window's whole packets, 2, 3, 4.5, 6.5, 9.5, 14, ..., as the packet sender grows
+    them), ``"tcp-ho"`` Table 4 of the TCP-Ho paper. ``indexing`` (Vegas): ``"quick-vegas"``
+    numbers rounds as Table 1, ``"tcp-ho"`` as the TCP-Ho paper's Table 3 (one more initial
+    round)."""
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
     n = check_int("rounds", rounds, minimum=1)
     check_choice("indexing", indexing, ("quick-vegas", "tcp-ho"))
     whole_acks = check_bool("whole_acks", whole_acks)
-    top = max_slow_start_rounds(algorithm, whole_acks=whole_acks)
+    if algorithm != "tcp-ho":
+        _check_rule(rule, "average", algorithm, whole_acks)
+    else:
+        check_choice("rule", rule, SLOW_START_RULES)
+    top = max_slow_start_rounds(algorithm, whole_acks=whole_acks, rule=rule)
     if n > top:
         raise ValueError(
             f"rounds must be <= {top} for {algorithm!r}"
@@ -199,6 +261,8 @@ def slow_start_windows(
     if algorithm == "vegas":
         j = i if indexing == "quick-vegas" else np.maximum(i - 1.0, 0.0)
         return np.asarray(2.0 ** (np.floor(j / 2.0) + 1.0))
+    if rule == "sender":
+        return _sender_windows(np.inf, n)
     if not whole_acks:
         return np.asarray(2.0 * 1.5**i)
     out = np.empty(n)
@@ -236,17 +300,23 @@ def slow_start_exit(
     rtt_model: RttKind | None = None,
     whole_acks: bool = False,
     rtt: RttKind | None = None,
+    rule: Rule = "documents",
 ) -> SlowStartExit:
     """The first growth round whose window reaches the critical window W*, after which the
     window is cut by 1/8 (the Quick Vegas paper, §3.1).
 
     ``bdp`` μd (packets), ``rtt_s`` d (s); the other
-    arguments as :func:`critical_window` and :func:`slow_start_windows`."""
+    arguments as :func:`critical_window` and :func:`slow_start_windows`. With
+    ``rule="sender"`` Quick Vegas's window is the one whose RTTs the decision reads, one round
+    before the deciding round: the exit round is one later (``round + 3``) and the 1/8 cut
+    applies to the deciding round's window, the next of the table (docs/analytic.md, "The
+    sender's rule"). Vegas's exit is the same under both rules."""
     kind = _slow_start_kind(algorithm)
     b = check_positive("bdp", bdp)
     d = check_positive("rtt_s", rtt_s)
     model = resolve_rtt_model(rtt_model, rtt)
-    w_star = float(critical_window(kind, b, gamma=gamma, rtt_model=model))  # type: ignore[arg-type]
+    lagged = _check_rule(rule, model, kind, bool(whole_acks)) != 1.0
+    w_star = float(critical_window(kind, b, gamma=gamma, rtt_model=model, rule=rule))  # type: ignore[arg-type]
     if w_star > b:
         # the closed form's Δ is the slow-start burst alone; it holds while every window
         # before the exit is below μd (no standing bottleneck queue), i.e. W* <= μd
@@ -259,8 +329,8 @@ def slow_start_exit(
         )
     # enough rounds: windows grow at least x1.5 every two rounds
     n = int(4 * np.ceil(np.log(max(w_star, 2.0)) / np.log(1.5))) + 8
-    n = min(n, max_slow_start_rounds(kind, whole_acks=bool(whole_acks)))
-    windows = slow_start_windows(kind, n, whole_acks=whole_acks)
+    n = min(n, max_slow_start_rounds(kind, whole_acks=bool(whole_acks), rule=rule))
+    windows = slow_start_windows(kind, n, whole_acks=whole_acks, rule=rule)
     growth = np.ones(n, dtype=bool)
     if kind == "vegas":
         growth = (np.arange(n) % 2 == 0) & (np.arange(n) >= 2)
@@ -273,14 +343,17 @@ def slow_start_exit(
             f"float range before the critical window W* = {w_star:.6g}"
         )
     r = int(candidates[0])
-    _finite_result("slow_start_exit", lambda: (r + 2) * d, bdp=bdp, rtt_s=rtt_s)
+    decide = r + 3 if lagged else r + 2
+    _finite_result("slow_start_exit", lambda: decide * d, bdp=bdp, rtt_s=rtt_s)
     w = float(windows[r])
+    cut = float(_sender_windows(np.inf, r + 2)[r + 1]) if lagged else w
+    _finite_result("slow_start_exit", lambda: cut, bdp=bdp, rtt_s=rtt_s)
     return SlowStartExit(
         round=r,
         window_pkts=w,
         critical_window_pkts=w_star,
-        exit_window_pkts=w * 7.0 / 8.0,
+        exit_window_pkts=cut * 7.0 / 8.0,
         time_s=(r + 1) * d,
-        exit_round=r + 2,
-        exit_time_s=(r + 2) * d,
+        exit_round=decide,
+        exit_time_s=decide * d,
     )

@@ -31,6 +31,12 @@ _LABELS = {
 
 
 def _check_options(args: argparse.Namespace) -> None:
+    if getattr(args, "rule", None) not in (None, "sender"):
+        raise ValueError(
+            f"--rule {args.rule} does not apply with a scenario ({args.scenario!r}): a "
+            "scenario's flows are the packet sender's, whose slow start is the 'sender' rule; "
+            "the documents' rule applies to the bare-path mode"
+        )
     for key, default in _PATH_OPTIONS.items():
         if getattr(args, key, default) != default:
             opt = "--" + key.replace("_", "-")

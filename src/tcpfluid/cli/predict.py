@@ -109,6 +109,14 @@ def add_parser(sub: Any) -> None:
         help="Quick Vegas slow start counts whole ACKs (one extra packet per two ACKs)",
     )
     p.add_argument(
+        "--rule",
+        choices=("documents", "sender"),
+        default=None,
+        help="whose slow start: the documents' model (eqs. 6, 10 on Table 1's windows; the "
+        "default without a SCENARIO) or the packet sender's (the decision reads the previous "
+        "round's RTTs; whole-packet windows; the only rule with a SCENARIO)",
+    )
+    p.add_argument(
         "--documents",
         action="store_true",
         help="predict the documents' paths and compare with their printed numbers",
@@ -210,6 +218,8 @@ _ROWS = (
 )
 
 
+_RULE_NAMES = {"documents": "the documents' rule", "sender": "the packet sender's rule"}
+
 _TIMES_NOTE = (
     "target: mu*d + alpha (Vegas), mu*d + (alpha+beta)/2 (Quick Vegas), TCP-Ho's conspicuous "
     "round; settled: the window stays within max(1 packet, 2 %) of its final value, as in "
@@ -288,6 +298,11 @@ def run(args: argparse.Namespace) -> int:
             "--set, --param and --check need a SCENARIO (e.g. tcpfluid predict qv-basic ...)"
         )
     if args.documents:
+        if args.rule is not None:
+            raise ValueError(
+                f"--rule {args.rule} does not apply with --documents, which compares the "
+                "documents' own model with their printed numbers"
+            )
         rows = document_comparison()
         if args.json:
             print(json.dumps({"comparison": rows}, indent=2))
@@ -298,19 +313,29 @@ def run(args: argparse.Namespace) -> int:
     names = _algorithms(args.algorithm)
     path = _path(args)
     law = {k: getattr(args, k) for k in LAW_DEFAULTS}
-    preds = [predict(n, path, rtt=args.rtt_kind, whole_acks=args.whole_acks, **law) for n in names]
+    rule = args.rule or "documents"
+    preds = [
+        predict(n, path, rtt=args.rtt_kind, whole_acks=args.whole_acks, rule=rule, **law)  # type: ignore[arg-type]
+        for n in names
+    ]
     _refuse_unused_law_options(args, names)
     if args.json:
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
-            "parameters": {**law, "rtt_kind": args.rtt_kind, "whole_acks": args.whole_acks},
+            "parameters": {
+                **law,
+                "rtt_kind": args.rtt_kind,
+                "whole_acks": args.whole_acks,
+                "rule": rule,
+            },
             "predictions": [p.to_dict() for p in preds],
         }
         print(json_text(out))
         return 0
     print(
         f"path: mu = {path.mu:.6g} pkt/s, d = {path.d:.6g} s, mu*d = {path.bdp:.6g} pkts "
-        f"(gamma={args.gamma:g}, alpha={args.alpha:g}, beta={args.beta:g}, rtt={args.rtt_kind})"
+        f"(gamma={args.gamma:g}, alpha={args.alpha:g}, beta={args.beta:g}, rtt={args.rtt_kind}, "
+        f"slow start: {_RULE_NAMES[rule]})"
     )
     print(_table(preds))
     print(_TIMES_NOTE)

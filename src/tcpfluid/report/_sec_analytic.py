@@ -82,7 +82,6 @@ _CW_ALGS = ("vegas", "quick-vegas")
 #: (Quick Vegas's Δ reads the RTTs of a window already grown ×1.5: 2γ/3,
 #: validation/test_cross_layer.py::
 #: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)
-_MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
 _NOT_LEFT = "did not leave slow start"
 
 
@@ -110,12 +109,13 @@ def _cw_task(cfg: ReportConfig, case: tuple[str, tuple[float, ...]], run: str) -
 def _cw_rows(case: tuple[str, tuple[float, ...]], runs: Runs) -> Iterator[tuple[str, Row]]:
     """Per BDP: the documents' exit window (the first slow-start window at or above W* of
     eq. (6) or (10) with the documents' γ) against the engines' exit windows, with the form
-    read with the sender's one-round lag, W* and its last-packet form beside."""
+    read with the sender's one-round lag (the sender's rule, docs/analytic.md), W* and its
+    last-packet form beside."""
     a, kbs = case
     g, eq = DOCUMENT_PARAMS[a]["gamma"], "(6)" if a == "vegas" else "(10)"
     for j, kb in enumerate(kbs):
         b = float(kb_to_pkts(kb))
-        lag = slow_start_exit(a, b, D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
+        lag = slow_start_exit(a, b, D_S, rtt="average", gamma=g, rule="sender")
         printed = slow_start_exit(a, b, D_S, rtt="average", gamma=g).window_pkts
         p = runs[f"packet {kb:g}"]
         p_w = num(p["summary"]["ss_exit_window"] if "summary" in p else None, _NOT_LEFT)

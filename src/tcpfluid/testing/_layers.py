@@ -324,6 +324,7 @@ def _put_flow_forms(
         f.algorithm or "",
         Path(mu_a / n, view.path.d),
         round_map=False,  # the round model is a layer of its own: closed forms only here
+        rule="sender",  # a scenario's flows are the packet sender's (docs/analytic.md)
         **th,  # type: ignore[arg-type]
     )
     later = [t for t in changes if t > f.start_s]
