@@ -23,14 +23,18 @@ import pytest
 
 import tcpfluid
 from tcpfluid.analytic import jain_index
+from tcpfluid.engines import Rounds
 from tcpfluid.fairness import _delivered_pkts
-from tcpfluid.fluid._rounds_law import DROP_SHARE
 from tcpfluid.published import published
 from tcpfluid.scenarios import build_scenario
 
 
 def _period_jain(
-    law: str, a: float, b: float, drop_share: str = DROP_SHARE, loss_event_rule: str = "share"
+    law: str,
+    a: float,
+    b: float,
+    drop_share: str = Rounds.drop_share,
+    loss_event_rule: str = "share",
 ) -> float:
     """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows."""
     sc = build_scenario("qv-many-flows").with_algorithm(law)

@@ -20,9 +20,11 @@ import pytest
 
 import tcpfluid
 from tcpfluid.algorithms import get_law
+from tcpfluid.analytic import jain_index
 from tcpfluid.engines import Packet
-from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
-from tcpfluid.fluid._rounds_law import DROP_SHARES, OverflowShare
+from tcpfluid.fairness import _delivered_pkts, _packet_delivered, period_throughputs
+from tcpfluid.fluid._rounds_law import OverflowShare
+from tcpfluid.fluid.hybrid import DROP_SHARES
 from tcpfluid.fluid.rounds import simulate_rounds
 from tcpfluid.path import Path
 from tcpfluid.scenarios import build_scenario
@@ -132,7 +134,7 @@ def _jains(res: tcpfluid.Result, edges: list[float], packet: bool = False) -> li
         t, dl = _packet_delivered(res)
     else:
         t, dl = res.time_s, _delivered_pkts(res.time_s, res.throughput_pps)
-    return _period_jains(t, dl, start, stop, edges)
+    return [float(jain_index(thr)) for _, thr in period_throughputs(t, dl, start, stop, edges)]
 
 
 @pytest.fixture(scope="module")
