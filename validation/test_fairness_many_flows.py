@@ -24,7 +24,7 @@ import pytest
 import tcpfluid
 from tcpfluid.analytic import jain_index
 from tcpfluid.engines import Rounds
-from tcpfluid.fairness import _delivered_pkts
+from tcpfluid.fairness import delivered_pkts
 from tcpfluid.published import published
 from tcpfluid.scenarios import build_scenario
 
@@ -40,7 +40,7 @@ def _period_jain(
     sc = build_scenario("qv-many-flows").with_algorithm(law)
     res = tcpfluid.simulate(sc, "rounds", drop_share=drop_share, loss_event_rule=loss_event_rule)
     t = np.asarray(res.time_s)
-    dl = _delivered_pkts(t, np.asarray(res.throughput_pps))
+    dl = delivered_pkts(t, np.asarray(res.throughput_pps))
     act = [i for i, f in enumerate(sc.flows) if f.start_s <= a and f.stop_s >= b]
     got = [np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]
     return float(jain_index(got))

@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 import tcpfluid
 from tcpfluid.analytic import jain_index
 from tcpfluid.engines import Packet
-from tcpfluid.fairness import _packet_delivered, period_throughputs
+from tcpfluid.fairness import delivered_pkts, period_throughputs
 from tcpfluid.published import published
 from tcpfluid.report import TOLERANCES
 from tcpfluid.scenarios import build_scenario
@@ -199,7 +199,7 @@ def test_full_scale_reno_join_times_out_and_steady_overflows_reach_every_flow() 
     assert np.median(w[20:40]) == pytest.approx(JOINING_WINDOW_PKTS, rel=0.05)
     assert np.max(w[20:40]) < 250.0
     # the index the round model and hybrid experiments below compare with
-    t, dl = _packet_delivered(res)
+    t, dl = res.time_s, delivered_pkts(res.time_s, res.throughput_pps)
     start = [f.start_s for f in sc.flows]
     stop = [min(f.stop_s, 200.0) for f in sc.flows]
     [(_, thr)] = period_throughputs(t, dl, start, stop, [100.0, 200.0])
@@ -234,7 +234,7 @@ def test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_th
     flows = res.native.flows[:40]
     n_ev = np.array([np.sum((f.loss_t_s >= 105.0) & (f.loss_t_s < 200.0)) for f in flows])
     assert n_ev.min() >= 3, n_ev
-    t, dl = _packet_delivered(res)
+    t, dl = res.time_s, delivered_pkts(res.time_s, res.throughput_pps)
     got = [np.interp(200.0, t, x) - np.interp(100.0, t, x) for x in dl[:40]]
     jain = float(jain_index(got))
     paper = float(published("000/table2/reno/100-200").value)
@@ -252,12 +252,11 @@ def _round_model_jain(
 ) -> tuple[float, NDArray[np.int64]]:
     """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows (with the
     round engine's options ``switch``), and each flow's loss events."""
-    from tcpfluid.fairness import _delivered_pkts
 
     sc = build_scenario("qv-many-flows").with_algorithm(law)
     res = tcpfluid.simulate(sc, "rounds", **switch)
     t = np.asarray(res.time_s)
-    dl = _delivered_pkts(t, np.asarray(res.throughput_pps))
+    dl = delivered_pkts(t, np.asarray(res.throughput_pps))
     act = [i for i, f in enumerate(sc.flows) if f.start_s <= a and f.stop_s >= b]
     jain = float(jain_index([np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]))
     return jain, np.asarray(res.summary.to_dict()["losses"], dtype=np.int64)

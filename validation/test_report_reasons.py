@@ -151,11 +151,11 @@ def _period_jains_of(
     """Jain's index per period and the packets lost, of one run of ``scenario``."""
     import tcpfluid
     from tcpfluid.analytic import jain_index
-    from tcpfluid.fairness import _delivered_pkts, period_throughputs
+    from tcpfluid.fairness import delivered_pkts, period_throughputs
 
     r = tcpfluid.simulate(scenario, engine)  # type: ignore[arg-type]
     flows = scenario.flows  # type: ignore[attr-defined]
-    delivered = _delivered_pkts(r.time_s, r.throughput_pps)
+    delivered = delivered_pkts(r.time_s, r.throughput_pps)
     periods = period_throughputs(
         r.time_s,
         delivered,
