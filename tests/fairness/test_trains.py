@@ -40,9 +40,8 @@ def test_a_trace_of_another_shape_is_refused(t_s: object, rates: object) -> None
         delivered_pkts(t_s, rates)
 
 
-def test_the_docstring_example_runs() -> None:
-    runner = doctest.DocTestRunner()
-    for test in doctest.DocTestFinder().find(delivered_pkts, "delivered_pkts"):
-        runner.run(test)
-    result = runner.summarize(verbose=False)
+def test_the_docstring_examples_run() -> None:
+    from tcpfluid.fairness import trains
+
+    result = doctest.testmod(trains)
     assert result.attempted >= 1 and result.failed == 0
