@@ -17,19 +17,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcpfluid.report import ReportConfig
-from tcpfluid.report._common import doc
+from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES, ReportConfig
 from tcpfluid.report._mechanisms import TIMEOUT_BUGFIX_BR, TIMEOUT_BUGFIX_K
 from tcpfluid.report._runs import packet_run
 from tcpfluid.report._sec_fairness import _as_cases
-from tcpfluid.report._table import TOLERANCES
 from tcpfluid.report._thesis_ns2 import ns2_fast_recovery
 
 
 def _reno_cases() -> list[tuple[str, dict[str, Any], float]]:
     """The report's Reno cases of the section: (table, overrides, the paper's value)."""
     cases = _as_cases(ReportConfig())
-    return [(tab, o, doc(key)) for tab, a, o, key in cases if a == "reno"]
+    return [(tab, o, float(published(key).value)) for tab, a, o, key in cases if a == "reno"]
 
 
 def _throughput(overrides: dict[str, Any], timeout_recover: bool) -> float:

@@ -164,10 +164,10 @@ def test_period_study_packet_hook() -> None:
 
 
 def test_delivered_and_period_jains_by_hand() -> None:
-    from tcpfluid.fairness import _delivered_pkts, _period_jains
+    from tcpfluid.fairness import _period_jains, delivered_pkts
 
     # sample j covers (t_{j-1}, t_j], t_{-1} = 0: intervals of 1 s each
-    d = _delivered_pkts([1.0, 2.0, 3.0], [[2.0, 2.0, 2.0], [1.0, 3.0, 0.0]])
+    d = delivered_pkts([1.0, 2.0, 3.0], [[2.0, 2.0, 2.0], [1.0, 3.0, 0.0]])
     np.testing.assert_allclose(d, [[2.0, 4.0, 6.0], [1.0, 4.0, 4.0]])
     # period 1-2 s: 2 and 3 packets -> (2 + 3)^2 / (2 (4 + 9)) = 25/26; period 2-3 s: 2
     # and 0 -> (2 + 0)^2 / (2 (4 + 0)) = 1/2; a period where nobody delivered is NaN

@@ -23,20 +23,24 @@ import pytest
 
 import tcpfluid
 from tcpfluid.analytic import jain_index
-from tcpfluid.fairness import _delivered_pkts
-from tcpfluid.fluid._rounds_law import DROP_SHARE
+from tcpfluid.engines import Rounds
+from tcpfluid.fairness import delivered_pkts
 from tcpfluid.published import published
 from tcpfluid.scenarios import build_scenario
 
 
 def _period_jain(
-    law: str, a: float, b: float, drop_share: str = DROP_SHARE, loss_event_rule: str = "share"
+    law: str,
+    a: float,
+    b: float,
+    drop_share: str = Rounds.drop_share,
+    loss_event_rule: str = "share",
 ) -> float:
     """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows."""
     sc = build_scenario("qv-many-flows").with_algorithm(law)
     res = tcpfluid.simulate(sc, "rounds", drop_share=drop_share, loss_event_rule=loss_event_rule)
     t = np.asarray(res.time_s)
-    dl = _delivered_pkts(t, np.asarray(res.throughput_pps))
+    dl = delivered_pkts(t, np.asarray(res.throughput_pps))
     act = [i for i, f in enumerate(sc.flows) if f.start_s <= a and f.stop_s >= b]
     got = [np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]
     return float(jain_index(got))

@@ -142,11 +142,11 @@ def test_the_round_model_has_no_train_and_agrees_with_a_packet_run_without_one()
     it is more than 0.05 above the packet run that carries the train, and within 0.05 of
     the packet run whose start-up (γ = 8) leaves none."""
     import tcpfluid
-    from tcpfluid.fairness import _delivered_pkts
+    from tcpfluid.fairness import delivered_pkts
 
     def jain_10_60(r: tcpfluid.Result) -> float:
         t = np.asarray(r.time_s)
-        dl = _delivered_pkts(t, np.asarray(r.throughput_pps))
+        dl = delivered_pkts(t, np.asarray(r.throughput_pps))
         thr = dl[:, -1] - np.array([np.interp(10.0, t, row) for row in dl])
         return float(jain_index(thr))
 

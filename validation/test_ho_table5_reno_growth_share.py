@@ -16,9 +16,9 @@ and their hold-out measurement.
 
 from __future__ import annotations
 
-from tcpfluid.report._common import doc
+from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._sec_tcp_ho_tables import ho_table_run
-from tcpfluid.report._table import TOLERANCES
 
 
 def _percent(options: dict[str, str] | None = None) -> float:
@@ -26,7 +26,10 @@ def _percent(options: dict[str, str] | None = None) -> float:
 
 
 def test_the_hybrids_reno_utilization_agrees_when_overflows_are_shared_in_proportion() -> None:
-    lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
+    lo, hi = (
+        float(published("004/table5/reno/utilization_low").value),
+        float(published("004/table5/reno/utilization_high").value),
+    )
     paper = (lo + hi) / 2.0  # the row's reference: the middle of the printed range
     tol = TOLERANCES["throughput"]  # ±10 %, the report's tolerance for this row
     default = _percent()

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from tcpfluid.engines import simulate
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._sec_tcp_ho_tables import ho_table_run
-from tcpfluid.report._table import TOLERANCES
 from tcpfluid.scenarios import build_scenario
 
 #: one 1000-byte packet's transmission time on the 10 Mb/s bottleneck, s

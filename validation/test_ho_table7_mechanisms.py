@@ -30,8 +30,8 @@ import pytest
 
 from tcpfluid.engines import simulate
 from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._sec_tcp_ho_tables import ho_table_run
-from tcpfluid.report._table import TOLERANCES
 from tcpfluid.report._thesis_ns2 import ns2_fast_options
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.scenarios._paper_tables import HO_MEASURE_FROM_S

@@ -27,9 +27,9 @@ import numpy as np
 import pytest
 
 from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._mechanisms import NS2_FAST_CELLS
 from tcpfluid.report._sec_tcp_ho_tables import ho_table_run
-from tcpfluid.report._table import TOLERANCES
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 

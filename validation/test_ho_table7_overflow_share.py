@@ -31,9 +31,9 @@ import numpy as np
 import pytest
 
 from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._mechanisms import OVERFLOW_SHARE_CELLS, PHASE_FREE_CELLS
 from tcpfluid.report._sec_tcp_ho_tables import ho_table_run
-from tcpfluid.report._table import TOLERANCES
 
 
 def _cell(r: dict, scheme: str | None) -> float:

@@ -201,7 +201,8 @@ def test_reno_many_flows_fairness_is_set_by_how_an_overflow_is_shared() -> None:
     # the sender learns of them and the packet sender's RTO): the document's index lies
     # between the two rules, so the rule that shares an overflow sets the index and neither
     # reproduces the packets'.
-    from tcpfluid.fairness import _period_jains
+    from tcpfluid.analytic import jain_index
+    from tcpfluid.fairness import period_throughputs
 
     sc = build_scenario("qv-many-flows", duration="200s").with_algorithm("reno")
 
@@ -209,7 +210,8 @@ def test_reno_many_flows_fairness_is_set_by_how_an_overflow_is_shared() -> None:
         h = simulate_scenario_hybrid(sc, drop_share=mode)
         start = [f.start_s for f in h.flows]
         stop = [min(f.stop_s, 200.0) for f in h.flows]
-        return float(_period_jains(h.time_s, h.delivered_pkts, start, stop, [100.0, 200.0])[0])
+        [(_, thr)] = period_throughputs(h.time_s, h.delivered_pkts, start, stop, [100.0, 200.0])
+        return float(jain_index(thr))
 
     printed = 0.946
     proportional = jain("proportional")
@@ -254,8 +256,8 @@ def test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue(n: int) -
     # is within the rounds tolerance). With Δ from the round's minimum RTT (the switch)
     # the hybrid reaches nW in eq. (12)'s rounds plus the two-round sampling lag: the
     # row's reference, within the report's rounds tolerance (±25 % or 2 rounds).
+    from tcpfluid.report import TOLERANCES
     from tcpfluid.report._sec_analytic import _ne_setup, _rounds_to_reach
-    from tcpfluid.report._table import TOLERANCES
     from tcpfluid.scenarios.reduction import fluid_view
 
     st = _ne_setup(n, "quick-vegas")

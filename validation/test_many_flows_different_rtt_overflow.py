@@ -26,8 +26,7 @@ import numpy as np
 import pytest
 
 import tcpfluid
-from tcpfluid.fairness import period_throughputs
-from tcpfluid.fairness.trains import _delivered_pkts
+from tcpfluid.fairness import delivered_pkts, period_throughputs
 from tcpfluid.scenarios import build_scenario
 
 EDGES = [0.0, 50.0, 100.0, 150.0, 200.0]
@@ -38,7 +37,7 @@ TOL = 0.10
 def _spreads(t: Any, rates: Any, sc: Any) -> list[float]:
     """The flows' throughputs' std/mean per 50-s period (the report's quantity)."""
     t = np.asarray(t, dtype=np.float64)
-    dl = _delivered_pkts(t, np.asarray(rates, dtype=np.float64))
+    dl = delivered_pkts(t, np.asarray(rates, dtype=np.float64))
     per = period_throughputs(
         t, dl, [f.start_s for f in sc.flows], [f.stop_s for f in sc.flows], EDGES
     )

@@ -20,9 +20,11 @@ import pytest
 
 import tcpfluid
 from tcpfluid.algorithms import get_law
+from tcpfluid.analytic import jain_index
 from tcpfluid.engines import Packet
-from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
-from tcpfluid.fluid._rounds_law import DROP_SHARES, OverflowShare
+from tcpfluid.fairness import delivered_pkts, period_throughputs
+from tcpfluid.fluid._rounds_law import OverflowShare
+from tcpfluid.fluid.hybrid import DROP_SHARES
 from tcpfluid.fluid.rounds import simulate_rounds
 from tcpfluid.path import Path
 from tcpfluid.scenarios import build_scenario
@@ -124,15 +126,12 @@ _EDGES_50 = [0.0, 50.0, 100.0, 150.0, 200.0]
 _EDGES_100 = [0.0, 100.0, 200.0]
 
 
-def _jains(res: tcpfluid.Result, edges: list[float], packet: bool = False) -> list[float]:
+def _jains(res: tcpfluid.Result, edges: list[float]) -> list[float]:
     sc = res.scenario
     start = [f.start_s for f in sc.flows]
     stop = [min(f.stop_s, sc.duration_s) for f in sc.flows]
-    if packet:
-        t, dl = _packet_delivered(res)
-    else:
-        t, dl = res.time_s, _delivered_pkts(res.time_s, res.throughput_pps)
-    return _period_jains(t, dl, start, stop, edges)
+    t, dl = res.time_s, delivered_pkts(res.time_s, res.throughput_pps)
+    return [float(jain_index(thr)) for _, thr in period_throughputs(t, dl, start, stop, edges)]
 
 
 @pytest.fixture(scope="module")
@@ -170,9 +169,9 @@ def test_reno_different_rtt_packet_shares_swing_between_50s_periods(
     1/RTT (a 50-ms flow carries ~1.9 times a 100-ms flow, the test below), where the
     packets lock the long-RTT groups out by timeouts in turn."""
     r = reno_different_rtt
-    p50 = _jains(r["packet"], _EDGES_50, packet=True)
+    p50 = _jains(r["packet"], _EDGES_50)
     assert max(p50) - min(p50) > 0.3
-    p100 = _jains(r["packet"], _EDGES_100, packet=True)
+    p100 = _jains(r["packet"], _EDGES_100)
     assert abs(p100[0] - p100[1]) < 0.05
     assert np.all(np.array(_jains(r["ode"], _EDGES_100)) > np.array(p100) + 0.15)
 
@@ -192,17 +191,14 @@ def test_reno_different_rtt_round_model_index_follows_the_packets_in_0_100_s(
 ) -> None:
     """The round model's Jain's index over 0-100 s within 0.05 of the packets'."""
     r = reno_different_rtt
-    p100 = _jains(r["packet"], _EDGES_100, packet=True)
+    p100 = _jains(r["packet"], _EDGES_100)
     assert abs(_jains(r["rounds"], _EDGES_100)[0] - p100[0]) < 0.05
 
 
-def _group_rates(res: tcpfluid.Result, packet: bool = False) -> np.ndarray:
+def _group_rates(res: tcpfluid.Result) -> np.ndarray:
     """Mean delivered packets/s of a flow of each RTT group (20 flows each), per 50-s
     period: shape (periods, groups)."""
-    if packet:
-        t, dl = _packet_delivered(res)
-    else:
-        t, dl = res.time_s, _delivered_pkts(res.time_s, res.throughput_pps)
+    t, dl = res.time_s, delivered_pkts(res.time_s, res.throughput_pps)
     periods = itertools.pairwise(_EDGES_50)
     got = np.array([[np.interp(b, t, x) - np.interp(a, t, x) for x in dl] for a, b in periods])
     return got.reshape(len(_EDGES_50) - 1, 3, -1).mean(axis=2) / 50.0
@@ -244,11 +240,11 @@ def test_fast_different_rtt_one_cut_per_loss_episode_keeps_the_long_flows_and_th
     than the 0.91 with the loss episodes) and every 50-s index is more than 0.05 below the
     packets'."""
     sc, pk = fast_different_rtt
-    j_pk = _jains(pk, _EDGES_50, packet=True)
+    j_pk = _jains(pk, _EDGES_50)
     u_pk = float(pk.summary.utilization)
     rm = tcpfluid.simulate(sc, "rounds")
     assert _long_flow_window(rm) > 0.4 * _long_flow_window(pk)
-    mid_pk, mid_rm = _group_rates(pk, packet=True)[:, 1], _group_rates(rm)[:, 1]
+    mid_pk, mid_rm = _group_rates(pk)[:, 1], _group_rates(rm)[:, 1]
     assert mid_pk.max() > 1.2 * mid_pk.min()
     assert mid_rm.max() < 1.1 * mid_rm.min()
 
@@ -278,7 +274,7 @@ def test_fast_different_rtt_round_model_index_follows_the_packets_in_50_150_s(
     packets' (the loss episodes of the test above)."""
     sc, pk = fast_different_rtt
     rm = tcpfluid.simulate(sc, "rounds")
-    j_pk = _jains(pk, _EDGES_50, packet=True)
+    j_pk = _jains(pk, _EDGES_50)
     np.testing.assert_allclose(_jains(rm, _EDGES_50)[1:3], j_pk[1:3], rtol=0, atol=0.05)
 
 
@@ -299,7 +295,7 @@ def test_fast_different_rtt_engines_agree_once_the_buffer_holds_every_flows_alph
     assert abs(float(od.summary.utilization) - ref) <= 0.10 * ref
 
     big = build_scenario("qv-different-rtt", buffer=8000).with_algorithm("fast")
-    j_pk = _jains(tcpfluid.simulate(big, PACKET), _EDGES_50, packet=True)
+    j_pk = _jains(tcpfluid.simulate(big, PACKET), _EDGES_50)
     for engine in ("rounds", "ode"):
         res = tcpfluid.simulate(big, engine)
         assert float(np.sum(res.summary.losses)) == 0.0, engine
@@ -329,12 +325,9 @@ def test_fast_different_rtt_hybrid_link_idles_when_a_drop_frees_its_place_at_onc
     assert float(by_fraction.summary.utilization) > 0.75
 
 
-def _group_rate(res: tcpfluid.Result, a: float, b: float, packet: bool = False) -> np.ndarray:
+def _group_rate(res: tcpfluid.Result, a: float, b: float) -> np.ndarray:
     """Mean delivered packets/s of a flow of each RTT group (50, 100, 200 ms) over [a, b]."""
-    if packet:
-        t, dl = _packet_delivered(res)
-    else:
-        t, dl = res.time_s, _delivered_pkts(res.time_s, res.throughput_pps)
+    t, dl = res.time_s, delivered_pkts(res.time_s, res.throughput_pps)
     got = np.array([np.interp(b, t, x) - np.interp(a, t, x) for x in dl]) / (b - a)
     return got.reshape(3, -1).mean(axis=1)
 
@@ -382,16 +375,16 @@ def test_reno_different_rtt_swing_is_timeouts_locking_groups_out_in_turn_in_ever
     rm_start = _group_rate(reno_different_rtt["rounds"], 0.0, 50.0)
     assert rm_start[0] > 3.5 * rm_start[1]
     for pk in (reno_different_rtt["packet"], reno_different_rtt_spread):
-        start = _group_rate(pk, 0.0, 50.0, packet=True)
+        start = _group_rate(pk, 0.0, 50.0)
         assert start[0] / start[1] < rm_start[0] / rm_start[1]
         assert min(_group_timeouts(pk, 0.0, 50.0)) >= 20
-        locked = _group_rate(pk, 75.0, 125.0, packet=True)
+        locked = _group_rate(pk, 75.0, 125.0)
         assert locked[0] > 10.0 * locked[1]
         to = _group_timeouts(pk, 75.0, 125.0)
         assert to[1] > 100 and to[2] > 100 and to[0] <= 5, to
         q = np.asarray(pk.queue_pkts)[(pk.time_s >= 75.0) & (pk.time_s < 125.0)]
         assert float(np.mean(q)) > 1000.0  # of the 1500-packet buffer
-        back = _group_rate(pk, 150.0, 200.0, packet=True)
+        back = _group_rate(pk, 150.0, 200.0)
         assert back[0] < 2.5 * back[1]
         assert _group_timeouts(pk, 150.0, 200.0)[0] > 30
     for a in range(50, 200, 25):

@@ -35,10 +35,11 @@ import pytest
 from numpy.typing import NDArray
 
 import tcpfluid
+from tcpfluid.analytic import jain_index
 from tcpfluid.engines import Packet
-from tcpfluid.fairness import _packet_delivered, _period_jains
+from tcpfluid.fairness import delivered_pkts, period_throughputs
 from tcpfluid.published import published
-from tcpfluid.report._table import TOLERANCES
+from tcpfluid.report import TOLERANCES
 from tcpfluid.scenarios import build_scenario
 
 #: loss kinds of the packet simulator's flow traces (tcpfluid.sim._results.FlowTrace)
@@ -198,15 +199,15 @@ def test_full_scale_reno_join_times_out_and_steady_overflows_reach_every_flow() 
     assert np.median(w[20:40]) == pytest.approx(JOINING_WINDOW_PKTS, rel=0.05)
     assert np.max(w[20:40]) < 250.0
     # the index the round model and hybrid experiments below compare with
-    t, dl = _packet_delivered(res)
+    t, dl = res.time_s, delivered_pkts(res.time_s, res.throughput_pps)
     start = [f.start_s for f in sc.flows]
     stop = [min(f.stop_s, 200.0) for f in sc.flows]
-    jain = _period_jains(t, dl, start, stop, [100.0, 200.0])[0]
+    [(_, thr)] = period_throughputs(t, dl, start, stop, [100.0, 200.0])
+    jain = float(jain_index(thr))
     assert jain == pytest.approx(PACKET_JAIN_100_200, abs=0.0005)
     # what sets it: flows that escape the steady overflows (two of the first group take no
     # loss event in 105-200 s, a third 3, the others 5-6) and carry 2.0-2.9 times the median
     # flow; without them the index is 0.974
-    from tcpfluid.analytic import jain_index
 
     flows = res.native.flows[:40]
     n_ev = np.array([np.sum((f.loss_t_s >= 105.0) & (f.loss_t_s < 200.0)) for f in flows])
@@ -227,14 +228,13 @@ def test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_th
     0.926, within 0.05 of the Quick Vegas paper's 0.946 (deterministic: 0.769), and the
     report's cell, the spread of the shares, agrees with the paper's (mechanism
     ``escaped-overflows`` of docs/mechanisms.md)."""
-    from tcpfluid.analytic import jain_index
 
     sc = build_scenario("qv-many-flows", duration="200s").with_algorithm("reno")
     res = tcpfluid.simulate(sc, Packet(timeout_recover=True, send_overhead_s=8e-6, seed=1))
     flows = res.native.flows[:40]
     n_ev = np.array([np.sum((f.loss_t_s >= 105.0) & (f.loss_t_s < 200.0)) for f in flows])
     assert n_ev.min() >= 3, n_ev
-    t, dl = _packet_delivered(res)
+    t, dl = res.time_s, delivered_pkts(res.time_s, res.throughput_pps)
     got = [np.interp(200.0, t, x) - np.interp(100.0, t, x) for x in dl[:40]]
     jain = float(jain_index(got))
     paper = float(published("000/table2/reno/100-200").value)
@@ -252,13 +252,11 @@ def _round_model_jain(
 ) -> tuple[float, NDArray[np.int64]]:
     """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows (with the
     round engine's options ``switch``), and each flow's loss events."""
-    from tcpfluid.analytic import jain_index
-    from tcpfluid.fairness import _delivered_pkts
 
     sc = build_scenario("qv-many-flows").with_algorithm(law)
     res = tcpfluid.simulate(sc, "rounds", **switch)
     t = np.asarray(res.time_s)
-    dl = _delivered_pkts(t, np.asarray(res.throughput_pps))
+    dl = delivered_pkts(t, np.asarray(res.throughput_pps))
     act = [i for i, f in enumerate(sc.flows) if f.start_s <= a and f.stop_s >= b]
     jain = float(jain_index([np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]))
     return jain, np.asarray(res.summary.to_dict()["losses"], dtype=np.int64)
@@ -347,7 +345,8 @@ def _hybrid_join(hold: bool, drop_share: str) -> tuple[float, float]:
     k = int(np.searchsorted(np.asarray(h.time_s), 104.0))
     start = [f.start_s for f in h.flows]
     stop = [min(f.stop_s, 200.0) for f in h.flows]
-    jain = _period_jains(h.time_s, h.delivered_pkts, start, stop, [100.0, 200.0])[0]
+    [(_, thr)] = period_throughputs(h.time_s, h.delivered_pkts, start, stop, [100.0, 200.0])
+    jain = jain_index(thr)
     return float(np.median(w[:20, k]) / np.median(w[20:40, k])), float(jain)
 
 

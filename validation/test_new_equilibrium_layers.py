@@ -27,6 +27,7 @@ from tcpfluid import simulate
 from tcpfluid.algorithms import QuickVegas
 from tcpfluid.algorithms.base import RoundAction, RoundSample
 from tcpfluid.analytic import rounds_to_equilibrium
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._mechanisms import TRAIN_QUEUE_N, TRAIN_QUEUE_SETTLING_KB, TRAIN_RUNS_N
 from tcpfluid.report._sec_analytic import (
     DOCUMENT_PARAMS,
@@ -34,7 +35,6 @@ from tcpfluid.report._sec_analytic import (
     _ne_setup,
     _rounds_to_reach,
 )
-from tcpfluid.report._table import TOLERANCES
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 

@@ -150,12 +150,13 @@ def _period_jains_of(
 ) -> tuple[np.ndarray, float]:
     """Jain's index per period and the packets lost, of one run of ``scenario``."""
     import tcpfluid
-    from tcpfluid.fairness import _delivered_pkts, _period_jains
+    from tcpfluid.analytic import jain_index
+    from tcpfluid.fairness import delivered_pkts, period_throughputs
 
     r = tcpfluid.simulate(scenario, engine)  # type: ignore[arg-type]
     flows = scenario.flows  # type: ignore[attr-defined]
-    delivered = _delivered_pkts(r.time_s, r.throughput_pps)
-    jains = _period_jains(
+    delivered = delivered_pkts(r.time_s, r.throughput_pps)
+    periods = period_throughputs(
         r.time_s,
         delivered,
         [f.start_s for f in flows],
@@ -163,7 +164,7 @@ def _period_jains_of(
         edges,
     )
     lost = float(sum(x or 0.0 for x in r.summary.to_dict()["losses"]))
-    return np.asarray(jains, dtype=float), lost
+    return np.asarray([jain_index(thr) for _, thr in periods], dtype=float), lost
 
 
 def test_fast_many_flows_engines_part_only_where_the_buffer_overflows() -> None:

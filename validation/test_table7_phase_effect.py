@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from tcpfluid.engines import simulate
-from tcpfluid.fairness import _delivered_pkts
+from tcpfluid.fairness import delivered_pkts
 from tcpfluid.published import published
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.scenarios._paper_tables import HO_MEASURE_FROM_S
@@ -43,7 +43,7 @@ def _run(n_reno: int, n_vegas: int, overhead_s: float) -> dict[str, np.ndarray]:
     sc = build_scenario("ho-friendliness", algorithm=f"reno:{n_reno},vegas:{n_vegas}")
     res = simulate(sc, "packet", send_overhead_s=overhead_s)
     t = np.asarray(res.time_s)
-    dl = _delivered_pkts(t, res.throughput_pps)
+    dl = delivered_pkts(t, res.throughput_pps)
     t0 = HO_MEASURE_FROM_S
     thr = (dl[:, -1] - np.array([np.interp(t0, t, row) for row in dl])) / (t[-1] - t0)
     kbps = thr * PKT_BITS / 1e3

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tcpfluid.engines import simulate
-from tcpfluid.fairness import _delivered_pkts
+from tcpfluid.fairness import delivered_pkts
 from tcpfluid.published import published
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.scenarios._paper_tables import HO_MEASURE_FROM_S
@@ -30,7 +30,7 @@ def reno_vegas():
     sc = build_scenario("ho-friendliness", algorithm="reno:10,vegas:10")
     res = simulate(sc, "packet")
     t = np.asarray(res.time_s)
-    dl = _delivered_pkts(t, res.throughput_pps)
+    dl = delivered_pkts(t, res.throughput_pps)
     t0 = HO_MEASURE_FROM_S
     thr = (dl[:, -1] - np.array([np.interp(t0, t, row) for row in dl])) / (t[-1] - t0)
     q = np.asarray(res.queue_pkts, dtype=float)

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._sec_thesis_many import MF_FROM_S, many_flows_run, thesis_mix_scenario
-from tcpfluid.report._table import TOLERANCES
 from tcpfluid.report._thesis_ns2 import MANY_FLOWS_MIN_RTO_S, ns2_packet_options
 from tcpfluid.sim import simulate_packets
 

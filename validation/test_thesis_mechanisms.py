@@ -40,13 +40,13 @@ import pytest
 
 from tcpfluid.engines import Packet, simulate
 from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._mechanisms import DELAYED_ACK_ECHO_CASES
 from tcpfluid.report._sec_thesis_many import (
     many_flows_run,
     thesis_mix_scenario,
     two_flow_ack_run,
 )
-from tcpfluid.report._table import TOLERANCES
 
 
 # ------------------------------------------------------------------ Table 3.27

@@ -25,9 +25,9 @@ import numpy as np
 import pytest
 
 from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._mechanisms import RED_WAIT_MIXES
 from tcpfluid.report._sec_thesis_many import many_flows_run
-from tcpfluid.report._table import TOLERANCES
 
 ROUTER = "red-54-108"
 FLOWS = 30

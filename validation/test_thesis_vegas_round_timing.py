@@ -37,8 +37,8 @@ import numpy as np
 import pytest
 
 from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._sec_thesis_many import many_flows_run, table_of, two_flow_ack_run
-from tcpfluid.report._table import TOLERANCES
 
 
 def _spread(jain: float) -> float:

@@ -105,23 +105,20 @@ def test_predict_huge_gamma_is_a_message_not_an_overflow(capsys: Any) -> None:
 
 
 # ------------------------------------------------------------------------------ outputs
-def test_unwritable_sweep_out_fails_before_any_work(
-    tmp_path: Path, capsys: Any, monkeypatch: Any
-) -> None:
+def test_unwritable_sweep_out_fails_before_any_work(tmp_path: Path, capsys: Any) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text(CLOSED_FORM_TOML)
-    calls: list[Any] = []
-    monkeypatch.setattr(sweep_exec, "_run_point", lambda task: calls.append(task) or {})
     (tmp_path / "adir.csv").mkdir()
     (tmp_path / "afile").write_text("x")
+    cache = ["--cache", str(tmp_path / "cache")]  # made as the sweep starts, before any point
     for out, words in (
         (tmp_path / "adir.csv", ("--out", "adir.csv", "directory")),
         (tmp_path / "afile" / "o.csv", ("--out", "afile", "not a directory")),
         (tmp_path / "missing" / "o.csv", ("--out", "missing", "does not exist")),
     ):
-        assert main(["sweep", str(cfg), "--out", str(out), "--no-progress"]) == 2
+        assert main(["sweep", str(cfg), "--out", str(out), *cache, "--no-progress"]) == 2
         _one_line_error(capsys.readouterr().err, *words)
-    assert calls == []  # no point was computed
+    # no sweep started (no cache directory), nothing written
     assert sorted(p.name for p in tmp_path.iterdir()) == ["adir.csv", "afile", "c.toml"]
 
 

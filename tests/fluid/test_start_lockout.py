@@ -18,12 +18,7 @@ import numpy as np
 import pytest
 
 import tcpfluid
-from tcpfluid.fluid._rounds_physics import (
-    INITIAL_RTO_S,
-    MAX_RTO_S,
-    start_lockout,
-    timer_retransmissions,
-)
+from tcpfluid.fluid._rounds_physics import INITIAL_RTO_S, start_lockout, timer_retransmissions
 from tcpfluid.scenarios.topology import rtt_dumbbell
 
 #: hold-out seed 95's scenario 0 (rounded)
@@ -71,10 +66,10 @@ def test_a_lost_timer_retransmission_doubles_the_timer_by_hand() -> None:
         assert bool(through[0]) is not full
     assert tries == [1.0, 3.0, 7.0, 15.0]
     assert rto.tolist() == [0.0]
-    # the ceiling: 32 s doubles to 60, not 64
+    # the ceiling (RFC 6298 (2.5): 60 s): 32 s doubles to 60, not 64
     rto, start = np.array([32.0]), np.array([63.0])
     timer_retransmissions(np.array([True]), np.array([True]), rto, start)
-    assert (rto[0], start[0]) == (MAX_RTO_S, 123.0)
+    assert (rto[0], start[0]) == (60.0, 123.0)
     # a flow whose timer does not expire now is left alone
     rto, start = np.array([2.0]), np.array([3.0])
     assert not timer_retransmissions(np.array([False]), np.array([True]), rto, start)[0]

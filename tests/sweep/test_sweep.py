@@ -146,15 +146,13 @@ BAD_CONFIGS = [
 
 @pytest.mark.parametrize(("config", "named"), BAD_CONFIGS)
 def test_bad_config_fails_before_any_work_naming_the_key(
-    config: dict[str, Any], named: str, monkeypatch: Any
+    config: dict[str, Any], named: str
 ) -> None:
-    calls: list[Any] = []
-    monkeypatch.setattr(sweep_exec, "_run_point", lambda task: calls.append(task))
-    monkeypatch.setattr(rounds_mod, "simulate_rounds", lambda *a, **k: calls.append(a))
+    progress: list[float] = []  # reported from the start of the work (0.0) on
     with pytest.raises((ValueError, TypeError)) as info:
-        Sweep.from_dict(config).run(jobs=1)
+        Sweep.from_dict(config).run(jobs=1, progress=progress.append)
     assert named in str(info.value)
-    assert calls == []
+    assert progress == []
 
 
 def test_bad_run_options_fail_before_work(tmp_path: Path) -> None:
@@ -329,33 +327,28 @@ def test_failed_point_is_recorded_not_fatal_and_retried(tmp_path: Path) -> None:
     assert (again.n_computed, again.n_cached, again.n_failed) == (1, 2, 1)
 
 
-def test_interrupted_sweep_resumes_computing_only_missing_points(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
+def test_interrupted_sweep_resumes_computing_only_missing_points(tmp_path: Path) -> None:
     points = list(grid(algorithm="quick-vegas", bandwidth=[f"{b}Mbps" for b in range(10, 110, 10)]))
-    real = sweep_exec._run_point
-    seen: list[int] = []
+    seen: list[float] = []
 
-    def dies_after_4(task: Any) -> dict[str, Any]:
-        if len(seen) == 4:
+    def ctrl_c_after_the_first_point(fraction: float) -> None:
+        # the in-process engines report the first point done at once (then at most ~10
+        # times a second): Ctrl-C lands there, with one of the ten points computed
+        seen.append(fraction)
+        if fraction > 0.0:
             raise KeyboardInterrupt
-        seen.append(task.index)
-        return real(task)
 
-    monkeypatch.setattr(sweep_exec, "_run_point", dies_after_4)
     with pytest.raises(KeyboardInterrupt):
-        sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
-    assert seen == [0, 1, 2, 3]
-    second: list[int] = []
-
-    def counting(task: Any) -> dict[str, Any]:
-        second.append(task.index)
-        return real(task)
-
-    monkeypatch.setattr(sweep_exec, "_run_point", counting)
+        sweep(
+            points,
+            engine="closed-form",
+            metrics=["ss_exit_window"],
+            cache_dir=tmp_path,
+            progress=ctrl_c_after_the_first_point,
+        )
+    assert seen == [0.0, 0.1]
     res = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
-    assert second == list(range(4, 10))
-    assert (res.n_cached, res.n_computed, res.n_failed) == (4, 6, 0)
+    assert (res.n_cached, res.n_computed, res.n_failed) == (1, 9, 0)
     fresh = sweep(points, engine="closed-form", metrics=["ss_exit_window"])
     pd.testing.assert_frame_equal(res.table, fresh.table)
 

@@ -31,11 +31,12 @@ from ..engines import simulate
 from ..published import THESIS_TABLE_3_16, published
 from ..results import Result, Summary
 from ..scenarios import Scenario
-from .trains import _delivered_pkts, train_fraction
+from .trains import delivered_pkts, train_fraction
 
 __all__ = [
     "THESIS_TABLE_3_16",
     "FairnessStudy",
+    "delivered_pkts",
     "ho_different_rtt_study",
     "ho_friendliness_study",
     "period_throughputs",
@@ -203,9 +204,9 @@ def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
     """Cumulative delivered packets per flow of a packet run (a ``Result`` or the
     simulator's own result)."""
     if isinstance(result, Result):
-        return result.time_s, _delivered_pkts(result.time_s, result.throughput_pps)
+        return result.time_s, delivered_pkts(result.time_s, result.throughput_pps)
     t = np.asarray(result.t_s, dtype=np.float64)
-    return t, _delivered_pkts(t, np.vstack([f.goodput_pps for f in result.flows]))
+    return t, delivered_pkts(t, np.vstack([f.goodput_pps for f in result.flows]))
 
 
 def _packet_base_rtts(result: Any) -> list[float]:

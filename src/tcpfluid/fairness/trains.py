@@ -10,15 +10,38 @@ from numpy.typing import NDArray
 
 from .._validation import as_float_array, check_positive, check_real
 
-__all__ = ["train_fraction"]
+__all__ = ["delivered_pkts", "train_fraction"]
 
 
-def _delivered_pkts(t_s: Any, rates_pps: Any) -> NDArray[np.float64]:
+def delivered_pkts(t_s: Any, rates_pps: Any) -> NDArray[np.float64]:
     """Cumulative delivered packets per flow, shape ``(n, k)``, from rates per sample
-    interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``."""
+    interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``.
+
+    The delivered counts :func:`tcpfluid.fairness.period_throughputs` reads, from a
+    :class:`~tcpfluid.results.Result`'s ``time_s`` and ``throughput_pps``.
+
+    Parameters
+    ----------
+    t_s
+        Sample times, s, shape ``(k,)``.
+    rates_pps
+        Each flow's delivery rate over each sample interval, packets/s, shape ``(n, k)``
+        (or ``(k,)`` for one flow).
+
+    Examples
+    --------
+    >>> delivered_pkts([1.0, 2.0, 3.0], [[2.0, 2.0, 2.0], [1.0, 3.0, 0.0]]).tolist()
+    [[2.0, 4.0, 6.0], [1.0, 4.0, 4.0]]
+    """
     t = np.asarray(t_s, dtype=np.float64)
+    rates = np.asarray(rates_pps, dtype=np.float64)
+    if t.ndim != 1 or rates.shape[-1:] != t.shape:
+        raise ValueError(
+            "t_s must be 1-D and rates_pps must have one value per sample of t_s along its "
+            f"last axis, got shapes {t.shape} and {rates.shape}"
+        )
     dt = np.diff(t, prepend=0.0)
-    return np.cumsum(np.asarray(rates_pps, dtype=np.float64) * dt, axis=-1)
+    return np.cumsum(rates * dt, axis=-1)
 
 
 def train_fraction(
@@ -69,7 +92,7 @@ def train_fraction(
             f"the trace is sampled every {step} s; the train fraction needs samples of at most "
             f"{width / 4.0} s (a quarter of two service times at capacity_pps={c})"
         )
-    delivered = _delivered_pkts(t, g)
+    delivered = delivered_pkts(t, g)
     edges = a + width * np.arange(int((b - a) / width) + 1)
     per_window = np.diff(np.interp(edges, t, delivered))
     return float(np.mean(per_window > 0.5))

@@ -15,13 +15,14 @@ engine that cannot run a case shows ``n/a`` with the reason.
 from __future__ import annotations
 
 from ._core import Figure, Report, ReportConfig, SectionResult, SectionSpec, Task
-from ._table import NA, Row, Table, Tolerance
+from ._table import NA, TOLERANCES, Row, Table, Tolerance
 from ._writer import render_html, render_markdown, write_report
 from .sections import SECTIONS, build_report, resolve_sections
 
 __all__ = [
     "NA",
     "SECTIONS",
+    "TOLERANCES",
     "Figure",
     "Report",
     "ReportConfig",

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..fairness import _delivered_pkts
+from ..fairness import trains
 from ..published import published
 from ..scenarios import build_scenario
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose, texts
@@ -248,7 +248,7 @@ def delivered_pkts(res: Any) -> NDArray[np.float64]:
     it keeps one (the ODE's rates count lost packets too), else the goodputs integrated."""
     if "delivered_pkts" in res.series:
         return np.asarray(res.series["delivered_pkts"], dtype=np.float64)
-    return _delivered_pkts(np.asarray(res.time_s, dtype=np.float64), res.throughput_pps)
+    return trains.delivered_pkts(np.asarray(res.time_s, dtype=np.float64), res.throughput_pps)
 
 
 def smaller_share(jain: float) -> float:

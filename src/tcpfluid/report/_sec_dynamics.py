@@ -12,7 +12,7 @@ import numpy as np
 from .. import plot
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ..engines import ENGINES as MODELS
-from ..fairness import _delivered_pkts, _period_jains
+from ..fairness import _period_jains, delivered_pkts
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
@@ -306,7 +306,7 @@ def _mf_engine_jains(
         if r is None or "error" in r:
             continue
         t = r["t_s"]  # each flow's delivered packets: the ODE's own count, else integrated
-        dl = r["delivered_pkts"] if "delivered_pkts" in r else _delivered_pkts(t, r["goodput_pps"])
+        dl = r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"])
         stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
         jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
     return jains
