@@ -90,8 +90,7 @@ import tcpfluid
 from tcpfluid.algorithms.registry import ALGORITHMS
 from tcpfluid.engines import ENGINES
 from tcpfluid.scenarios import Scenario, rtt_dumbbell
-from tcpfluid.sim import start_jitter
-from tcpfluid.sim._start_order import JITTER_PACKET_TIMES, JITTER_RTT_FRACTION
+from tcpfluid.sim import JITTER_PACKET_TIMES, JITTER_RTT_FRACTION, start_jitter
 
 PACKET = "packet"
 #: the fluid engines judged against the packet simulator, in the order shown. ``"ode"``

@@ -10,11 +10,13 @@ start order (:func:`tcpfluid.packet_spread` runs several).
 
 from __future__ import annotations
 
-from ._start_order import start_jitter
+from ._start_order import JITTER_PACKET_TIMES, JITTER_RTT_FRACTION, start_jitter
 from .engine import FlowTrace, LinkTrace, PacketResult, simulate_packets
 from .summary import PacketSummary
 
 __all__ = [
+    "JITTER_PACKET_TIMES",
+    "JITTER_RTT_FRACTION",
     "FlowTrace",
     "LinkTrace",
     "PacketResult",
