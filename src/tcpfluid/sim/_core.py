@@ -1052,8 +1052,10 @@ def _take_new_window(ff, f):
 
 
 @_jit
-def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
-    """Carry out a loss decision: the law's new window, then retransmit or go back."""
+def _apply_loss(ff, fi, hi, ht, gi, nl, f, now):
+    """Carry out a loss decision: the law's new window, then go back (a timeout) or
+    retransmit: returns the packet the caller retransmits first (-1: none; the transmit
+    code is left to the caller, docs/simulator.md "Compile time")."""
     _take_new_window(ff, f)
     mode = fi[f, I_RECOVERY]
     # at a fast retransmit every sender keeps its duplicate ACKs as its window's
@@ -1072,20 +1074,19 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
         ff[f, F_RTO] = rto
         ff[f, F_RTO_DL] = np.inf  # re-armed by the retransmission
         _reset_round(ff, fi, f, fi[f, I_UNA])
-    else:
-        fi[f, I_FASTRETX] += 1
-        fi[f, I_RECOV] = 1
-        fi[f, I_PARTIALS] = 0
-        fi[f, I_RECOVER] = fi[f, I_NXT]
-        if mode == REC_RENO_EXIT and fi[f, I_RTO_RECOVER] != -2:
-            # ns-2's Reno from 2005 (tcp-reno.cc 1.43, dupack_action): recover_ = maxseq_
-            # here too (docs/simulator.md, "Fast recovery")
-            fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
-        fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
-        _reset_round(ff, fi, f, fi[f, I_NXT])
-        una = fi[f, I_UNA]
-        _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
+        return -1
+    fi[f, I_FASTRETX] += 1
+    fi[f, I_RECOV] = 1
+    fi[f, I_PARTIALS] = 0
+    fi[f, I_RECOVER] = fi[f, I_NXT]
+    if mode == REC_RENO_EXIT and fi[f, I_RTO_RECOVER] != -2:
+        # ns-2's Reno from 2005 (tcp-reno.cc 1.43, dupack_action): recover_ = maxseq_
+        # here too (docs/simulator.md, "Fast recovery")
+        fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
+    fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
+    _reset_round(ff, fi, f, fi[f, I_NXT])
+    _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+    return fi[f, I_UNA]
 
 
 # ============================================================================= ns-2's Vegas
@@ -1229,24 +1230,24 @@ def _ns2v_dup_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, un
 
 
 @_jit_ir
-def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+def _ns2v_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, now):
     """Carry out a loss of a ``"ns2-vegas"`` sender once its law has been told.
 
     Timeout (lines 421-452): the law's window and the go-back as every sender
     (``_apply_loss``), ``v_worried_`` kept (the thesis's amended agent). Fast
     retransmission (lines 379-402): ``v_newcwnd_ = win``, the agent's cut
     (``_decisions.ns2_vegas_cut``), ``cwnd_ = win + dupacks_``, the timer re-armed, the
-    first unacknowledged packet retransmitted, three duplicate ACKs counted if it had been
-    sent once."""
+    first unacknowledged packet retransmitted (returned: the caller transmits it), three
+    duplicate ACKs counted if it had been sent once."""
     # with ns-2's round timing (F_V_TIMED) neither loss moves ``v_begseq_``
     begseq = fi[f, I_ROUND_SEQ]
     if fi[f, I_KIND] == K_TIMEOUT:
         worried = fi[f, I_CHECKS]
-        _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
+        rtx = _apply_loss(ff, fi, hi, ht, gi, nl, f, now)
         fi[f, I_CHECKS] = worried
         if ff[f, F_V_TIMED] > 0.0:
             fi[f, I_ROUND_SEQ] = begseq
-        return
+        return rtx
     una = fi[f, I_UNA]
     k = _ring_slot(fi, f, una)
     once = fq[k, Q_TXC] == 1
@@ -1261,9 +1262,9 @@ def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     if ff[f, F_V_TIMED] > 0.0:
         fi[f, I_ROUND_SEQ] = begseq
     _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-    _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
-    if once:
+    if once:  # (the retransmission's book-keeping does not read it)
         fi[f, I_DUP] = 3
+    return una
 
 
 # ============================================================================= ns-2's FAST
@@ -1418,7 +1419,7 @@ def _ns2f_dup_ack(ff, fi, lf, li, gf, gi, paths, fq, pend, f, una, sack, now):
 
 
 @_jit_ir
-def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+def _ns2f_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, now):
     """Carry out a loss of a ``"ns2-fast"`` sender once its law has cut the window.
 
     Timeout (``FastTcpAgent::timeout``): the go-back of every sender (``_apply_loss``)
@@ -1426,15 +1427,15 @@ def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     unread until a new ACK (``timeout_``). Third duplicate ACK (``dupack_action``): the
     law's window, ``recover_`` the highest packet sent, ``pipe_`` the packets beyond the
     cumulative ACK less three, the timer re-armed, the first unacknowledged packet
-    retransmitted (not counted in ``pipe_``)."""
+    retransmitted (not counted in ``pipe_``; returned: the caller transmits it)."""
     if fi[f, I_KIND] == K_TIMEOUT:
         rto = ff[f, F_RTO]
-        _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
+        rtx = _apply_loss(ff, fi, hi, ht, gi, nl, f, now)
         ff[f, F_RTO] = rto
         fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
         fi[f, I_F_TIMEOUT] = 1
         _ns2f_clear(fi, fq, f, fi[f, I_UNA], fi[f, I_UNA])
-        return
+        return rtx
     _take_new_window(ff, f)
     una = fi[f, I_UNA]
     fi[f, I_FASTRETX] += 1
@@ -1444,8 +1445,9 @@ def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     fi[f, I_F_NEXT] = una
     _reset_round(ff, fi, f, fi[f, I_NXT])
     _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-    _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
+    # (the scoreboard's mark and the retransmission's book-keeping touch other columns)
     _ns2f_mark(fi, fq, f, una, SB_RETX)
+    return una
 
 
 @_jit
@@ -1523,11 +1525,13 @@ def _resume_next(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pe
     elif p == P_LOSS_READY:
         fi[f, I_PENDING] = P_SEND
         if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
-            _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+            rtx = _ns2v_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, t)
         elif fi[f, I_RECOVERY] == REC_NS2_FAST:
-            _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+            rtx = _ns2f_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, t)
         else:
-            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+            rtx = _apply_loss(ff, fi, hi, ht, gi, nl, f, t)
+        if rtx >= 0:
+            _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, rtx, t)
     if fi[f, I_BLK] == 1:
         li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
         fi[f, I_BLK] = 0
