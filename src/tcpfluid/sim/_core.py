@@ -310,6 +310,12 @@ _jit: Any = njit(**_JIT_IN)
 #: one admission loop for the rest); the rare paths call one compiled copy
 #: (``_enqueue_call``, ``_set_key_call``, ``*_rare``); docs/simulator.md, "Compile time"
 _jit_inline: Any = njit(**{**_JIT_IN, "forceinline": True})
+#: small rare-path wrappers, and the loss decisions of ns-2's senders (one call site each):
+#: inlined by Numba where they are called, so they compile no kernel of their own. Every
+#: kernel's compiled module holds a copy of the code of all it calls (Numba links them), so
+#: a kernel between ``run`` and the transmit code adds a copy of that code to optimise and
+#: translate to machine code (docs/simulator.md, "Compile time")
+_jit_ir: Any = njit(**{**_JIT_IN, "inline": "always"})
 #: the hottest array reads and writes index with ``np.uint64`` (never negative: no
 #: wrap-around code for negative indices; docs/simulator.md, "How it is fast")
 
@@ -856,7 +862,7 @@ def _send_check(fi, lf, li, rf, gf, gi, rand, paths, lk, f, seq):
     return DONE
 
 
-@_jit
+@_jit_ir
 def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, seq, now):
     """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by the
     caller), outside the event loop's admission."""
@@ -885,7 +891,9 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
 
     Returns ``(code, rtx)``: ``rtx`` >= 0 is a packet to retransmit first; with ``code``
     DONE the flow then sends while its window allows, with DEFERRED it waits for its round
-    decision, with NEED_LOSS for its loss decision (nothing is sent).
+    decision, with NEED_LOSS for its loss decision (nothing is sent), with SEND the caller
+    makes ns-2 FAST's recovery sends (``_ns2f_send_ack``: kept out of this inlined helper's
+    compiled code, docs/simulator.md "Compile time").
     """
     gi[N_ACK_RCVD] += 1
     rtx = -1
@@ -956,10 +964,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
         if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
             rtx = _ns2v_new_ack(ff, fi, fs, fq, f, ack, now)
         elif fi[f, I_RECOVERY] == REC_NS2_FAST:
-            c = _ns2f_new_ack(
-                ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, una,
-                ack, now,
-            )  # fmt: skip
+            c = _ns2f_new_ack(ff, fi, fs, fq, f, una, ack, now)
             if c != DONE:
                 return c, rtx
         elif fi[f, I_RECOV] == 1 or fi[f, I_CHECKS] > 0:
@@ -974,10 +979,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
                 ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, una, now
             )
         if fi[f, I_RECOVERY] == REC_NS2_FAST:
-            return _ns2f_dup_ack(
-                ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, una,
-                sack, now,
-            )  # fmt: skip
+            return _ns2f_dup_ack(ff, fi, lf, li, gf, gi, paths, fq, pend, f, una, sack, now), rtx
         if _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
             return NEED_LOSS, rtx
     return DONE, rtx
@@ -1050,8 +1052,10 @@ def _take_new_window(ff, f):
 
 
 @_jit
-def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
-    """Carry out a loss decision: the law's new window, then retransmit or go back."""
+def _apply_loss(ff, fi, hi, ht, gi, nl, f, now):
+    """Carry out a loss decision: the law's new window, then go back (a timeout) or
+    retransmit: returns the packet the caller retransmits first (-1: none; the transmit
+    code is left to the caller, docs/simulator.md "Compile time")."""
     _take_new_window(ff, f)
     mode = fi[f, I_RECOVERY]
     # at a fast retransmit every sender keeps its duplicate ACKs as its window's
@@ -1070,20 +1074,19 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
         ff[f, F_RTO] = rto
         ff[f, F_RTO_DL] = np.inf  # re-armed by the retransmission
         _reset_round(ff, fi, f, fi[f, I_UNA])
-    else:
-        fi[f, I_FASTRETX] += 1
-        fi[f, I_RECOV] = 1
-        fi[f, I_PARTIALS] = 0
-        fi[f, I_RECOVER] = fi[f, I_NXT]
-        if mode == REC_RENO_EXIT and fi[f, I_RTO_RECOVER] != -2:
-            # ns-2's Reno from 2005 (tcp-reno.cc 1.43, dupack_action): recover_ = maxseq_
-            # here too (docs/simulator.md, "Fast recovery")
-            fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
-        fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
-        _reset_round(ff, fi, f, fi[f, I_NXT])
-        una = fi[f, I_UNA]
-        _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
+        return -1
+    fi[f, I_FASTRETX] += 1
+    fi[f, I_RECOV] = 1
+    fi[f, I_PARTIALS] = 0
+    fi[f, I_RECOVER] = fi[f, I_NXT]
+    if mode == REC_RENO_EXIT and fi[f, I_RTO_RECOVER] != -2:
+        # ns-2's Reno from 2005 (tcp-reno.cc 1.43, dupack_action): recover_ = maxseq_
+        # here too (docs/simulator.md, "Fast recovery")
+        fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
+    fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
+    _reset_round(ff, fi, f, fi[f, I_NXT])
+    _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+    return fi[f, I_UNA]
 
 
 # ============================================================================= ns-2's Vegas
@@ -1226,25 +1229,25 @@ def _ns2v_dup_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, un
     return DONE, -1
 
 
-@_jit
-def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+@_jit_ir
+def _ns2v_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, now):
     """Carry out a loss of a ``"ns2-vegas"`` sender once its law has been told.
 
     Timeout (lines 421-452): the law's window and the go-back as every sender
     (``_apply_loss``), ``v_worried_`` kept (the thesis's amended agent). Fast
     retransmission (lines 379-402): ``v_newcwnd_ = win``, the agent's cut
     (``_decisions.ns2_vegas_cut``), ``cwnd_ = win + dupacks_``, the timer re-armed, the
-    first unacknowledged packet retransmitted, three duplicate ACKs counted if it had been
-    sent once."""
+    first unacknowledged packet retransmitted (returned: the caller transmits it), three
+    duplicate ACKs counted if it had been sent once."""
     # with ns-2's round timing (F_V_TIMED) neither loss moves ``v_begseq_``
     begseq = fi[f, I_ROUND_SEQ]
     if fi[f, I_KIND] == K_TIMEOUT:
         worried = fi[f, I_CHECKS]
-        _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
+        rtx = _apply_loss(ff, fi, hi, ht, gi, nl, f, now)
         fi[f, I_CHECKS] = worried
         if ff[f, F_V_TIMED] > 0.0:
             fi[f, I_ROUND_SEQ] = begseq
-        return
+        return rtx
     una = fi[f, I_UNA]
     k = _ring_slot(fi, f, una)
     once = fq[k, Q_TXC] == 1
@@ -1259,9 +1262,9 @@ def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     if ff[f, F_V_TIMED] > 0.0:
         fi[f, I_ROUND_SEQ] = begseq
     _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-    _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
-    if once:
+    if once:  # (the retransmission's book-keeping does not read it)
         fi[f, I_DUP] = 3
+    return una
 
 
 # ============================================================================= ns-2's FAST
@@ -1279,7 +1282,8 @@ def _ns2f_clear(fi, fq, f, lo, una):
     fi[f, I_F_NEXT] = una
 
 
-@_jit
+# one explicit signature: one compiled copy for its call sites' literal bits
+@njit("b1(i8[:, ::1], i8[:, ::1], i8, i8, i8)", **_JIT_IN)
 def _ns2f_mark(fi, fq, f, seq, bit):
     """Mark row ``seq`` of the scoreboard with ``bit``; True if it was not marked so."""
     k = _ring_slot(fi, f, seq)
@@ -1330,7 +1334,7 @@ def _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, 
     return DONE
 
 
-@_jit
+@_jit_ir
 def _ns2f_send_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
                    now):  # fmt: skip
     """``_ns2f_send`` on an ACK: DEFERRED when done (the event loop sends nothing more for
@@ -1343,14 +1347,15 @@ def _ns2f_send_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, 
 
 
 @_jit
-def _ns2f_new_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
-                  una, ack, now):  # fmt: skip
+def _ns2f_new_ack(ff, fi, fs, fq, f, una, ack, now):
     """A new ACK (``ack`` > ``una``) after the common book-keeping of ``_on_ack``. Out of
     recovery: the scoreboard cleared, ``timeout_`` false, ``avgRTT_`` updated
     (``fast_est``; weight 1/256, or 3/w when more than 768 packets are outstanding), DONE.
     In recovery: ``pipe_`` less one; at ``recover_`` the recovery ends (DONE), else (a
-    partial ACK) one less again, the scoreboard's rows below the ACK cleared and the sends
-    of ``_ns2f_send`` (DEFERRED when done, or its request)."""
+    partial ACK) one less again, the scoreboard's rows below the ACK cleared, and SEND: the
+    event loop sends (``_ns2f_send_ack``, through ``_on_ack``: so that this rare kernel
+    does not hold a compiled copy of the transmit code; docs/simulator.md, "Compile
+    time")."""
     if fi[f, I_RECOV] == 0:
         _ns2f_clear(fi, fq, f, una, ack)
         fi[f, I_F_TIMEOUT] = 0
@@ -1379,20 +1384,19 @@ def _ns2f_new_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, p
         fq[_ring_slot(fi, f, s), Q_SB] = 0
     if fi[f, I_F_SBHI] < ack:
         fi[f, I_F_SBHI] = ack
-    return _ns2f_send_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
-                          now)  # fmt: skip
+    return SEND
 
 
 @_jit
-def _ns2f_dup_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
-                  una, sack, now):  # fmt: skip
+def _ns2f_dup_ack(ff, fi, lf, li, gf, gi, paths, fq, pend, f, una, sack, now):
     """A duplicate ACK reporting packet ``sack`` (-1: none). Its SACK is read unless a
     timeout came since the last new ACK (``timeout_``); it counts as a duplicate ACK only
     if it reports a packet not reported before (``CheckUpdate``). In recovery: ``pipe_``
-    less one, then ``_ns2f_send``. Out of it, the third counted one starts a recovery
-    (NEED_LOSS: the law cuts, then ``_ns2f_apply_loss``) unless the ACKs have not passed
-    the highest packet sent before the last timeout (``bugFix_``, ns-2's default); nothing
-    is sent on the others (``dupacks_ > 0``). Returns ``(code, rtx)`` as ``_on_ack``."""
+    less one, then SEND: the event loop sends (``_ns2f_send_ack``). Out of it, the third
+    counted one starts a recovery (NEED_LOSS: the law cuts, then ``_ns2f_apply_loss``)
+    unless the ACKs have not passed the highest packet sent before the last timeout
+    (``bugFix_``, ns-2's default); nothing is sent on the others (``dupacks_ > 0``):
+    DEFERRED, or DONE while no duplicate ACK is counted."""
     fresh = False
     if sack > una and fi[f, I_F_TIMEOUT] == 0:
         fresh = _ns2f_mark(fi, fq, f, sack, SB_SACKED)
@@ -1402,23 +1406,20 @@ def _ns2f_dup_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, p
         fi[f, I_F_PIPE] -= 1
         if fresh:
             fi[f, I_DUP] += 1
-        code = _ns2f_send_ack(
-            ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, now
-        )
-        return code, -1
+        return SEND
     if fresh:
         d = fi[f, I_DUP] + 1
         fi[f, I_DUP] = d
         if d == 3 and una > fi[f, I_RTO_RECOVER]:
             fi[f, I_KIND] = K_FAST
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
-            return NEED_LOSS, -1
+            return NEED_LOSS
     # ns-2 sends (``send_much``) on an ACK only while no duplicate ACK is counted
-    return (DONE if fi[f, I_DUP] == 0 else DEFERRED), -1
+    return DONE if fi[f, I_DUP] == 0 else DEFERRED
 
 
-@_jit
-def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+@_jit_ir
+def _ns2f_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, now):
     """Carry out a loss of a ``"ns2-fast"`` sender once its law has cut the window.
 
     Timeout (``FastTcpAgent::timeout``): the go-back of every sender (``_apply_loss``)
@@ -1426,15 +1427,15 @@ def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     unread until a new ACK (``timeout_``). Third duplicate ACK (``dupack_action``): the
     law's window, ``recover_`` the highest packet sent, ``pipe_`` the packets beyond the
     cumulative ACK less three, the timer re-armed, the first unacknowledged packet
-    retransmitted (not counted in ``pipe_``)."""
+    retransmitted (not counted in ``pipe_``; returned: the caller transmits it)."""
     if fi[f, I_KIND] == K_TIMEOUT:
         rto = ff[f, F_RTO]
-        _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
+        rtx = _apply_loss(ff, fi, hi, ht, gi, nl, f, now)
         ff[f, F_RTO] = rto
         fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
         fi[f, I_F_TIMEOUT] = 1
         _ns2f_clear(fi, fq, f, fi[f, I_UNA], fi[f, I_UNA])
-        return
+        return rtx
     _take_new_window(ff, f)
     una = fi[f, I_UNA]
     fi[f, I_FASTRETX] += 1
@@ -1444,8 +1445,9 @@ def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     fi[f, I_F_NEXT] = una
     _reset_round(ff, fi, f, fi[f, I_NXT])
     _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-    _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
+    # (the scoreboard's mark and the retransmission's book-keeping touch other columns)
     _ns2f_mark(fi, fq, f, una, SB_RETX)
+    return una
 
 
 @_jit
@@ -1523,11 +1525,13 @@ def _resume_next(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pe
     elif p == P_LOSS_READY:
         fi[f, I_PENDING] = P_SEND
         if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
-            _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+            rtx = _ns2v_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, t)
         elif fi[f, I_RECOVERY] == REC_NS2_FAST:
-            _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+            rtx = _ns2f_apply_loss(ff, fi, hi, ht, gi, fq, nl, f, t)
         else:
-            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+            rtx = _apply_loss(ff, fi, hi, ht, gi, nl, f, t)
+        if rtx >= 0:
+            _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, rtx, t)
     if fi[f, I_BLK] == 1:
         li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
         fi[f, I_BLK] = 0
@@ -1715,6 +1719,11 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
                         ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
                         seq, ts, fwd, t,
                     )  # fmt: skip
+                    if code == SEND:
+                        code = _ns2f_send_ack(
+                            ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl,
+                            f, t,
+                        )  # fmt: skip
                     if code != DONE and code != DEFERRED:
                         return code
                     if rtx >= 0:
