@@ -17,7 +17,7 @@ from numba import njit
 
 from .. import _numba_cache
 from .._queueing_kernel import red_probability
-from ..algorithms._jit import HELPER_OPTIONS, JIT_OPTIONS
+from ..algorithms._jit import HELPER_OPTIONS, JIT_OPTIONS, helpers
 from ..algorithms.base import SLOW_START
 from ._rounds_kernel import _mx
 from ._rounds_physics import backed_off, place_offset
@@ -149,10 +149,10 @@ _JIT: dict[str, Any] = JIT_OPTIONS
 #: the kernels only compiled code calls: no Python or C entry point built for them
 _jit: Any = njit(**_JIT, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 #: small helpers of the loop: each compiled once, marked ``alwaysinline`` and inlined by
-#: LLVM where its callers are linked (docs/ode-model.md, "Compile time")
+#: LLVM where its callers are linked (docs/algorithms.md, "Compile time")
 _jit_inline: Any = njit(**HELPER_OPTIONS)
-#: ``numpy.maximum`` of two floats (a NaN wins)
-_np_max = _jit_inline(_mx)
+#: ``numpy.maximum`` of two floats (a NaN wins): the round model's compiled helper
+_np_max = helpers((_mx,))["_mx"]
 
 
 @_jit_inline
