@@ -883,7 +883,7 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
         out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
 
 
-@_jit
+@njit(**_JIT)  # (the tests call it from Python)
 def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-untyped-def]
     """The part ``over`` of a step's drop-tail overflow beyond the flows' bursts (the
     packets their ACKs clock out meet the full queue): the cross traffic loses its part in
