@@ -147,7 +147,8 @@ _numba_cache.embeds(sys.modules[__name__], red_probability, place_offset, _mx)  
 #: Numba options of the kernels called from Python
 _JIT: dict[str, Any] = JIT_OPTIONS
 #: the kernels only compiled code calls: no Python or C entry point built for them
-_jit: Any = njit(**_JIT, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+_JIT_IN: dict[str, Any] = {**_JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+_jit: Any = njit(**_JIT_IN)
 #: small helpers of the loop: each compiled once, marked ``alwaysinline`` and inlined by
 #: LLVM where its callers are linked (docs/algorithms.md, "Compile time")
 _jit_inline: Any = njit(**HELPER_OPTIONS)
