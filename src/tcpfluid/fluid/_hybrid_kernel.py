@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any
 
 import numpy as np
 from numba import njit
 
 from .. import _numba_cache
 from .._queueing_kernel import red_probability
-from ..algorithms._jit import HELPER_OPTIONS, JIT_OPTIONS, helpers
+from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..algorithms.base import SLOW_START
 from ._rounds_kernel import _mx
 from ._rounds_physics import backed_off, place_offset
@@ -144,19 +143,11 @@ PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 _numba_cache.embeds(sys.modules[__name__], red_probability, place_offset, _mx)  # compiled in
-#: Numba options of the kernels called from Python
-_JIT: dict[str, Any] = JIT_OPTIONS
-#: the kernels only compiled code calls: no Python or C entry point built for them
-_JIT_IN: dict[str, Any] = {**_JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-_jit: Any = njit(**_JIT_IN)
-#: small helpers of the loop: each compiled once, marked ``alwaysinline`` and inlined by
-#: LLVM where its callers are linked (docs/algorithms.md, "Compile time")
-_jit_inline: Any = njit(**HELPER_OPTIONS)
-#: ``numpy.maximum`` of two floats (a NaN wins): the round model's compiled helper
-_np_max = helpers((_mx,))["_mx"]
+#: ``numpy.maximum`` of two floats (a NaN wins)
+_np_max = njit(inline="always", **_JIT)(_mx)
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _send_of(sending, whole, w, inflight, freed):  # type: ignore[no-untyped-def]
     """A flow's window-limited sending in a step (``sending``: it may send then; window
     ``w``, ``inflight`` packets in flight, ``freed`` window freed since it last sent):
@@ -171,7 +162,7 @@ def _send_of(sending, whole, w, inflight, freed):  # type: ignore[no-untyped-def
     return s, (s - freed if s > freed else 0.0)
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _grow(ff, j, whole, w, acks):  # type: ignore[no-untyped-def]
     """Flow ``j``'s window ``w`` grown by ``acks`` ACKs with the law's per-ACK increment,
     bounded by its cap. Whole packets: once per whole ACK, as a packet sender's per-ACK
@@ -190,7 +181,7 @@ def _grow(ff, j, whole, w, acks):  # type: ignore[no-untyped-def]
     return w
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _next_seq(ff, j, whole, w, t, inflight, over):  # type: ignore[no-untyped-def]
     """The first packet of flow ``j``'s next round, its round having ended in this step
     with ``over`` packets resolved beyond the round's first packet (``w`` its window when
@@ -207,7 +198,7 @@ def _next_seq(ff, j, whole, w, t, inflight, over):  # type: ignore[no-untyped-de
     return seq
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _room(ff, j, w, acks):  # type: ignore[no-untyped-def]
     """Of ``acks`` ACKs, those flow ``j``'s window ``w`` still grows by with its round's
     per-ACK increment before it reaches its cap (all of them: no cap in reach)."""
@@ -219,7 +210,7 @@ def _room(ff, j, w, acks):  # type: ignore[no-untyped-def]
     return acks if acks < need else need
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _record(ff, j, w, rec_f, r, k, every, dt):  # type: ignore[no-untyped-def]
     """Flow ``j``'s sample ``r`` of the recorded series (window ``w``)."""
     rec_f[R_W, r, j] = w
@@ -776,7 +767,7 @@ def advance(  # type: ignore[no-untyped-def]
     return k, DONE
 
 
-@_jit
+@njit(**_JIT)
 def _parked(ff, j, k, t, t_next, dt):  # type: ignore[no-untyped-def]
     """The step until which flow ``j`` may be parked after step ``k`` (0: not yet; -1: it
     sends in step ``k + 1``): no step changes its state until it wakes, two steps before its
@@ -807,14 +798,14 @@ def _parked(ff, j, k, t, t_next, dt):  # type: ignore[no-untyped-def]
     return math.floor(tw / dt) - 2.0 if tw < np.inf else np.inf
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _quiet_now(ff, j, t_next):  # type: ignore[no-untyped-def]
     """Flow ``j`` does not send in the step beginning at ``t_next`` (not started, silent
     or stopped)."""
     return not (ff[j, F_STARTED] == 1.0 and ff[j, F_SILENT] <= t_next < ff[j, F_STOP])
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _quiet(ff, j, quiet, n):  # type: ignore[no-untyped-def]
     """Flow ``j`` joins the ``n`` flows of ``quiet`` that may be parked; returns ``n + 1``."""
     ff[j, F_QUIET] = 1.0
@@ -822,7 +813,7 @@ def _quiet(ff, j, quiet, n):  # type: ignore[no-untyped-def]
     return n + 1
 
 
-@_jit
+@njit(**_JIT)
 def _unpark(ff, j, k, dep_hist, wake):  # type: ignore[no-untyped-def]
     """Flow ``j``, parked, takes part in step ``k`` again: the departure slots of the
     steps it was parked in that its ACKs will still read are zeroed."""
@@ -884,7 +875,7 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
         out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
 
 
-@njit(**_JIT)  # (the tests call it from Python)
+@njit(**_JIT)
 def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-untyped-def]
     """The part ``over`` of a step's drop-tail overflow beyond the flows' bursts (the
     packets their ACKs clock out meet the full queue): the cross traffic loses its part in
@@ -932,7 +923,7 @@ def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-unt
     return over, dropped, xc
 
 
-@_jit_inline
+@njit(inline="always", **_JIT)
 def _run_take(ff, send, drops, j, run, dropped, over):  # type: ignore[no-untyped-def]
     """Flow ``j``'s run of ``run`` packets takes what the flow sends, up to the overflow
     ``over`` (:func:`_overflow_runs`), and keeps what it has left; returns the packets
@@ -944,7 +935,7 @@ def _run_take(ff, send, drops, j, run, dropped, over):  # type: ignore[no-untype
     return dropped + x, over - x
 
 
-@_jit
+@njit(**_JIT)
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
     slow-start burst, s (:func:`._rounds_physics.place_offset`; docs/ode-model.md); ``ramp_s``:
@@ -957,7 +948,7 @@ def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     return place_offset(ff[j, F_AHEAD], z, ff[j, F_OURS], ff[j, F_TOTAL], ramp_s, ff[j, F_CYCLES])
 
 
-@_jit
+@njit(**_JIT)
 def _place_sums(ff, r):  # type: ignore[no-untyped-def]
     """The growth every placed flow's place in its round ``r`` reads, into its columns
     ``F_AHEAD``, ``F_OURS``, ``F_TOTAL`` (``F_SUMS_ROUND``: ``r``): the placed flows' in
@@ -998,7 +989,7 @@ def place_round(ff, j, phase):  # type: ignore[no-untyped-def]
     ff[j, F_GROWTH_SS + r] = grow if ss and ff[j, F_PLACED] == 1.0 else 0.0
 
 
-@_jit
+@njit(**_JIT)
 def round_restart(ff, j, seq):  # type: ignore[no-untyped-def]
     """Flow ``j`` begins a new round whose first packet is the one after ``seq`` packets
     sent (after a loss reaction ``F_SENT``, the next packet it sends, as a packet sender's
@@ -1097,7 +1088,7 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     round_restart(ff, j, ff[j, F_SENT])
 
 
-@_jit
+@njit(**_JIT)
 def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-def]
     """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`advance` states
     ``laws``): its loss reaction (``loss``) or its next round, each with a row of its log;
