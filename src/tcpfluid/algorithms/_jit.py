@@ -6,7 +6,7 @@ engines rely on") and cached on disk by :mod:`tcpfluid._numba_cache`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from types import FunctionType
 from typing import Any
@@ -16,10 +16,23 @@ import numpy as np
 from .._numba_cache import configure as configure_cache
 from .._numba_cache import embeds
 
-__all__ = ["JIT_OPTIONS", "Kernel", "arg_kind", "configure_cache"]
+__all__ = ["HELPER_OPTIONS", "JIT_OPTIONS", "Kernel", "arg_kind", "configure_cache", "helpers"]
 
-#: Numba options of every law's rule (the packet simulator's kernels use the same cache)
-JIT_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
+#: Numba options of every law's rule and the fluid engines' kernels (the packet simulator's
+#: kernels use the same cache); ``forceinline`` explicit: a kernel that leaves it unset takes
+#: it from the kernel whose compile first needs it, and the cache does not key on it
+JIT_OPTIONS: dict[str, Any] = {
+    "cache": True, "error_model": "numpy", "nogil": True, "forceinline": False
+}  # fmt: skip
+#: Numba options of a helper only compiled code calls (:func:`helpers`): no Python or C entry
+#: point, marked ``alwaysinline`` so that LLVM inlines its optimised code where its callers
+#: are linked. Numba's own inlining (``inline="always"``) types and lowers a copy at every
+#: call site, several times the compile (docs/algorithms.md, "Compile time")
+HELPER_OPTIONS: dict[str, Any] = {
+    **JIT_OPTIONS, "forceinline": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True
+}  # fmt: skip
+#: each helper compiled once per process, by the helper and the compiled names it resolves
+_HELPERS: dict[tuple[Any, ...], Any] = {}
 
 
 def _numba_type(code: str) -> Any:
@@ -40,13 +53,18 @@ class Kernel:
     compiles nothing. ``args`` gives each argument's type: ``"w"``/``"r"`` a float64 array
     written/only read (any layout), ``"W"``/``"R"`` the same of two dimensions, ``"b"`` a
     bool, ``"i"`` an int64, ``"I"`` a read-only array of ``numpy.intp`` flow indices.
-    ``uses``: the plain Python functions the rule calls (Vegas's Δ, ``_common.backlog``, another
-    law's rule), compiled and inlined with it; a helper may call those listed before it."""
+    ``uses``: what the rule calls, a helper calling those listed before it (:func:`helpers`):
+    plain Python functions (Vegas's Δ ``_common.backlog``, ``fmax``), each compiled once and
+    inlined into the rules that call it, or another law's :class:`Kernel`, whose compiled
+    rule is called as it is."""
 
     __slots__ = ("_fits", "args", "fn", "py_func", "uses")
 
     def __init__(
-        self, py_func: Callable[..., Any], args: str, uses: tuple[Callable[..., Any], ...] = ()
+        self,
+        py_func: Callable[..., Any],
+        args: str,
+        uses: tuple[Callable[..., Any] | Kernel, ...] = (),
     ) -> None:
         self.py_func = py_func
         self.args = args
@@ -64,13 +82,8 @@ class Kernel:
             configure_cache()
             embeds(self.py_func, *self.uses)  # its helpers' code is compiled into it
             signature = types.void(*(_numba_type(c) for c in self.args))
-            # the rule as written, its helpers resolved to their compiled versions (a
-            # helper may itself call the helpers listed before it)
-            compiled: dict[str, Any] = {}
-            for helper in self.uses:
-                compiled[helper.__name__] = njit(inline="always", **JIT_OPTIONS)(
-                    _resolved(helper, compiled)
-                )
+            # the rule as written, its helpers resolved to their compiled versions
+            compiled = helpers(self.uses)
             self.fn = njit(signature, **JIT_OPTIONS)(_resolved(self.py_func, compiled))
         return self.fn
 
@@ -92,6 +105,27 @@ class Kernel:
                 _fits(fn.typeof_pyval(a), t) for a, t in zip(args, expected, strict=True)
             )
         return partial(overload.entry_point if fits else fn, *args)
+
+
+def helpers(
+    uses: Iterable[Callable[..., Any] | Kernel], names: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``names`` (default none) and the compiled versions of ``uses`` by name, in order, each
+    resolving the names of those before it and of ``names`` (:func:`_resolved`): a plain
+    function compiled once per process with :data:`HELPER_OPTIONS`, a :class:`Kernel` its
+    compiled rule."""
+    from numba import njit
+
+    out = dict(names or {})
+    for f in uses:
+        if isinstance(f, Kernel):
+            out[f.py_func.__name__] = f.get()
+            continue
+        key = (f, *((n, id(out[n])) for n in f.__code__.co_names if n in out))
+        if key not in _HELPERS:
+            _HELPERS[key] = njit(**HELPER_OPTIONS)(_resolved(f, out))
+        out[f.__name__] = _HELPERS[key]
+    return out
 
 
 def arg_kind(a: Any) -> Any:

@@ -14,7 +14,7 @@ import numpy as np
 from ._common import backlog, f64, fmax, fmin, stride
 from ._jit import Kernel
 from .base import OdeForm, RoundRule, RoundSample, State
-from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
+from .vegas import _VEGAS, VEGAS_ODE_FORM, Vegas, _vegas_rule
 
 __all__ = ["ForwardVegas"]
 
@@ -71,5 +71,5 @@ def _forward_vegas_rule(phase: Any, ss_grow: Any, ssthresh: Any, cwnd: Any,
 _FORWARD_VEGAS = Kernel(
     _forward_vegas_rule,
     "wwwrrrrRbwww",
-    uses=(backlog, _forward_backlog, stride, fmax, fmin, _vegas_rule),
+    uses=(backlog, _forward_backlog, stride, fmax, fmin, _VEGAS),
 )

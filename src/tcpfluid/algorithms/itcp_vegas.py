@@ -26,7 +26,7 @@ from ._common import (
 )
 from ._jit import Kernel
 from .base import SLOW_START, FloatArray, LossRule, Parameter, RoundRule, RoundSample, State
-from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
+from .vegas import _VEGAS, _VEGAS_LOSS, ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
 
 __all__ = ["ITcpVegas"]
 
@@ -210,7 +210,7 @@ def _itcp_vegas_rule(phase: Any, ss_grow: Any, ssthresh: Any, p: Any, a: Any, b:
 
 
 _ITCP_VEGAS = Kernel(
-    _itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, stride, fmax, fmin, _vegas_rule, _follow)
+    _itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, stride, fmax, fmin, _VEGAS, _follow)
 )
 
 
@@ -228,5 +228,5 @@ def _itcp_vegas_loss(phase: Any, ss_grow: Any, ssthresh: Any, p: Any, a: Any, b:
 
 
 _ITCP_VEGAS_LOSS = Kernel(
-    _itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, stride, fmax, fmin, _vegas_loss, _follow)
+    _itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, stride, fmax, fmin, _VEGAS_LOSS, _follow)
 )

@@ -23,7 +23,7 @@ from .base import (
     RoundSample,
     State,
 )
-from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
+from .vegas import _VEGAS_LOSS, ALPHA, BETA, GAMMA, Vegas, _vegas_loss
 
 __all__ = ["SAMPLINGS", "QuickVegas"]
 
@@ -220,4 +220,4 @@ def _quick_vegas_loss(phase: Any, ss_grow: Any, ssthresh: Any, succ: Any, hold: 
         last_inc[i] = 0.0
 
 
-_QUICK_VEGAS_LOSS = Kernel(_quick_vegas_loss, "wwwwwwIirw", uses=(check_index, fmax, _vegas_loss))
+_QUICK_VEGAS_LOSS = Kernel(_quick_vegas_loss, "wwwwwwIirw", uses=(check_index, fmax, _VEGAS_LOSS))

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _numba_cache
+from ..algorithms._jit import JIT_OPTIONS, helpers
 from ..algorithms.base import LOSS_BURST_TIMEOUT, ControlLaw, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ..metrics._settling import law_band
@@ -41,6 +42,8 @@ _SIG: Any = None
 #: each kernel's adapters, made once per process
 _ADAPTERS: dict[tuple[int, bool], Any] = {}
 _NOTHING: Any = None
+#: Numba options of the adapters: the loop calls them through their C entry point only
+_JIT: dict[str, Any] = {**JIT_OPTIONS, "no_cpython_wrapper": True}
 
 
 def _one(buf, meta, i, p, n):  # type: ignore[no-untyped-def]
@@ -96,7 +99,7 @@ def _adapter(kernel: Any, per_flow: bool) -> Any:
     fn = names[name]
     fn.__module__ = __name__
     _numba_cache.embeds(fn, kernel.py_func, *kernel.uses)
-    out = _ADAPTERS[key] = njit(_SIG, **K._JIT)(fn)
+    out = _ADAPTERS[key] = njit(_SIG, **_JIT)(fn)
     return out
 
 
@@ -113,9 +116,8 @@ def _compiled_helpers() -> None:
         types.Array(types.float64, 1, "C"), types.Array(types.int64, 1, "C"), types.int64,
         types.int64,
     )  # fmt: skip
-    helper = njit(**K._JIT)
-    _HELPERS.update(_one=helper(_one), _two=helper(_two), _index=helper(_index))
-    _NOTHING = njit(_SIG, **K._JIT)(_nothing)
+    _HELPERS.update(helpers((_one, _two, _index)))
+    _NOTHING = njit(_SIG, **_JIT)(_nothing)
 
 
 def _nothing(buf, meta, m, p):  # type: ignore[no-untyped-def]

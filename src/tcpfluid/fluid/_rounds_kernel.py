@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from .. import _numba_cache
 from .._queueing_kernel import red_average, red_probability
 from ..algorithms._common import backlog
-from ..algorithms._jit import JIT_OPTIONS, _resolved, configure_cache
+from ..algorithms._jit import JIT_OPTIONS, _resolved, configure_cache, helpers
 
 FloatArray = NDArray[np.float64]
 
@@ -362,13 +362,11 @@ def _compiled() -> Any:
     """The compiled round rule, its helpers compiled into it (on first use)."""
     global _RULE
     if _RULE is None:
-        inline = njit(inline="always", **JIT_OPTIONS)
-        # (one namespace: each helper compiled, resolving the others' compiled versions)
-        names = dict(globals())
-        names["_backlog_rule"] = BACKLOG
-        names["backlog"] = inline(backlog)
-        for f in (_mx, _mn, _overflow, _rtts, _red, _standing, _forward):
-            names[f.__name__] = inline(_resolved(f, names))
+        # (one namespace: each helper compiled once, resolving the others' compiled versions)
+        names = helpers(
+            (backlog, _mx, _mn, _overflow, _rtts, _red, _standing, _forward),
+            {**globals(), "_backlog_rule": BACKLOG},
+        )
         rule = _resolved(_round_rule, names)
         f8, i8, flag = types.float64, types.int64, types.boolean
         vec = types.Array(f8, 1, "A", readonly=True)
