@@ -7,6 +7,7 @@ and the window of each slow-start round. The model: docs/analytic.md, "Model ass
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -103,7 +104,7 @@ def max_slow_start_rounds(
         # (the "tcp-ho" indexing shifts one round later: one more round is finite)
         return 2 * 1023
     if rule == "sender":
-        return _sender_windows(big).size
+        return _sender_max_rounds()
     if not whole_acks:
         # 2·1.5^i <= max for i <= floor(log(max/2)/log 1.5); rounds = that + 1
         return int(np.floor(np.log(big / 2.0) / np.log(1.5))) + 1
@@ -112,6 +113,12 @@ def max_slow_start_rounds(
         n += 1
         w += w // 2
     return n
+
+
+@functools.cache
+def _sender_max_rounds() -> int:
+    """How many of the sender's windows (:func:`_sender_windows`) are finite floats."""
+    return int(_sender_windows(float(np.finfo(np.float64).max)).size)
 
 
 def _sender_windows(top: float, rounds: int | None = None) -> NDArray[np.float64]:
@@ -346,7 +353,8 @@ def slow_start_exit(
     decide = r + 3 if lagged else r + 2
     _finite_result("slow_start_exit", lambda: decide * d, bdp=bdp, rtt_s=rtt_s)
     w = float(windows[r])
-    cut = float(_sender_windows(np.inf, r + 2)[r + 1]) if lagged else w
+    # the deciding round's window, the next of the table (beyond it: past the float range)
+    cut = (float(windows[r + 1]) if r + 1 < n else float("inf")) if lagged else w
     _finite_result("slow_start_exit", lambda: cut, bdp=bdp, rtt_s=rtt_s)
     return SlowStartExit(
         round=r,

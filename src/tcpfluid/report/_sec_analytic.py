@@ -78,10 +78,6 @@ def _bdp_batch(a: str, params: dict[str, Any], bdps: list[float], rounds: int, l
 
 # =============================================================== critical window (Fig. 4)
 _CW_ALGS = ("vegas", "quick-vegas")
-#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ
-#: (Quick Vegas's Δ reads the RTTs of a window already grown ×1.5: 2γ/3,
-#: validation/test_cross_layer.py::
-#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)
 _NOT_LEFT = "did not leave slow start"
 
 
