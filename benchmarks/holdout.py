@@ -250,6 +250,7 @@ def draw_case(index: int, seed: int) -> Case:
         "laws": sorted(set(laws)),
         "rate_Mbps": rate_bps / 1e6,
         "rtt_ms": [round(r * 1e3, 3) for r in sorted(set(rtts))][:4],
+        "rtt_values": len(set(rtts)),
         "rtt_max_ms": rtt_max * 1e3,
         "bdp_pkts": bdp,
         "buffer": "inf" if math.isinf(buffer_pkts) else f"{buffer_pkts:g} pkts ({buf_bdp:.2g} BDP)",
@@ -272,7 +273,7 @@ def describe(c: Case) -> str:
     parts = [
         f"#{c.index} {'+'.join(s['laws'])} x{s['flows']}",
         f"{s['rate_Mbps']:.3g} Mb/s",
-        f"RTT {'/'.join(f'{r:.3g}' for r in s['rtt_ms'])} ms",
+        _rtts(s),
         f"buf {s['buffer']}",
     ]
     if s["red"]:
@@ -285,6 +286,13 @@ def describe(c: Case) -> str:
         parts.append(f"{s['leaves']} leave")
     parts.append(f"{s['duration_s']:.3g} s" + (" (capped)" if s["capped"] else ""))
     return ", ".join(parts)
+
+
+def _rtts(s: dict[str, Any]) -> str:
+    """The base RTTs: each of up to four distinct values, else the range and the count."""
+    if s.get("rtt_values", len(s["rtt_ms"])) <= len(s["rtt_ms"]):
+        return f"RTT {'/'.join(f'{r:.3g}' for r in s['rtt_ms'])} ms"
+    return f"RTT {s['rtt_ms'][0]:.3g}-{s['rtt_max_ms']:.3g} ms ({s['rtt_values']} values)"
 
 
 # ------------------------------------------------------------------ running and comparing
