@@ -63,7 +63,8 @@ Output: the tolerance table; agreement per engine, per quantity × engine, per l
 engine, per class (:data:`CLASSES`: one flow; several flows with windows and a buffer of
 some size; several flows with a few packets each or a small buffer) × quantity × engine,
 per regime × engine; with ``--packet-repeat``, the repeat as one more engine in each, and
-the fluid engines' agreement where the repeat agrees with the packet run and where not;
+the fluid engines' agreement where the repeat agrees with the packet run and where not
+(and, where it agrees, per quantity and per law: the fluid engines' own errors);
 the refused and failed runs; the fluid engines' worst comparisons (scenario, quantity,
 values).
 ``--json`` writes every scenario, value and comparison.
@@ -530,8 +531,9 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
         for eng in FLUID_ENGINES:
             for c in run["comparisons"][eng]:
                 if {c["verdict"], again.get(c["quantity"])} <= {"agree", "differ"}:
-                    key = (eng, "*", f"repeat {again[c['quantity']]}s")
-                    by_repeat[key][c["verdict"] == "differ"] += 1
+                    tag = f"repeat {again[c['quantity']]}s"
+                    for what in ("*", c["quantity"], f"law:{label}"):
+                        by_repeat[(eng, what, tag)][c["verdict"] == "differ"] += 1
     worst.sort(key=lambda x: -x[0])
     return {
         "counts": counts,
@@ -623,6 +625,21 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
             _table(
                 ["", *FLUID_ENGINES],
                 [[r, *(cell((e, "*", r), by) for e in FLUID_ENGINES)] for r in rows],
+            )
+        )
+        # where the packets reproduce themselves, the fluid engines' own errors: per
+        # quantity and per law
+        whats = [*TOLERANCES, *(f"law:{a}" for a in (*ALGORITHMS, "mixed"))]
+        out.append("")
+        out.append(f"Fluid agreement where {REPEAT!r} agrees, per quantity and per law:")
+        out.append(
+            _table(
+                ["", *FLUID_ENGINES],
+                [
+                    [w.removeprefix("law:"), *(cell((e, w, rows[0]), by) for e in FLUID_ENGINES)]
+                    for w in whats
+                    if any(sum(by[(e, w, rows[0])][:2]) for e in FLUID_ENGINES)
+                ],
             )
         )
     out.append("")

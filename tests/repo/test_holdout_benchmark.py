@@ -167,6 +167,14 @@ def test_pool_judges_the_stored_runs_of_several_seeds_together(
     by_repeat = out.split("and where not:")[1].splitlines()
     assert by_repeat[3].split() == ["repeat", "agrees", "3/3", "(100", "%)", "3/3", "(100", "%)"]
     assert by_repeat[4].split() == ["repeat", "differs", "0/1", "(0", "%)", "1/1", "(100", "%)"]
+    # the same split where the repeat agrees, per quantity and per law: the shares are not
+    # there (the repeat differs on them), the utilization is; one law, Vegas
+    split = out.split("agrees, per quantity and per law:")[1].split("\n\n")[0].splitlines()
+    rows = {r.split("  ")[0]: r.split()[-6:] for r in split[3:]}
+    assert "throughput share" not in rows
+    assert rows["utilization"] == ["1/1", "(100", "%)", "1/1", "(100", "%)"]
+    assert rows["vegas"] == ["3/3", "(100", "%)", "3/3", "(100", "%)"]
+    assert set(rows) == {"utilization", "time to equilibrium", "settled window", "vegas"}
     with pytest.raises(SystemExit, match="not a hold-out --json output"):
         holdout.main(["--pool", str(tmp_path / "missing.json")])
 
