@@ -398,35 +398,34 @@ def packet_goodput(scenario: Any, window_s: tuple[float, float], **options: Any)
 
 
 # ------------------------------------------------------------------------- the report's cases
+def staggered(scenario: Any, step_s: float) -> Any:
+    """``scenario`` with its flow k (from 0) starting ``k * step_s`` seconds later."""
+    from dataclasses import replace
+
+    if not step_s:
+        return scenario
+    flows = tuple(replace(f, start_s=f.start_s + k * step_s) for k, f in enumerate(scenario.flows))
+    return replace(scenario, flows=flows)
+
+
 def _table7(na: int, nb: int, start_step_s: float = 0.0) -> Any:
     """The TCP-Ho paper's Table 7 dumbbell, Reno ×``na`` with Vegas ×``nb``; flow k
     starting ``k * start_step_s`` later."""
-    from dataclasses import replace
-
     from tcpfluid.scenarios import build_scenario
 
     sc = build_scenario("ho-friendliness", algorithm=f"reno:{na},vegas:{nb}")
-    if start_step_s:
-        flows = tuple(replace(f, start_s=k * start_step_s) for k, f in enumerate(sc.flows))
-        sc = replace(sc, flows=flows)
-    return sc
+    return staggered(sc, start_step_s)
 
 
-def _thesis_two_flow(x2_ms: int, alg: str = "vegas", offset_s: float = 0.0) -> Any:
+def _thesis_two_flow(x2_ms: int, offset_s: float = 0.0) -> Any:
     """Tsang's thesis's two-flow network (Table 3.16's runs: RED, 60 s, one-packet initial
-    windows), Vegas α = 1, β = 3 (the row ``vegas-1_3``) or Reno."""
-    from dataclasses import replace
-
+    windows), Vegas α = 1, β = 3 (the row ``vegas-1_3``), connection 2 ``offset_s`` later."""
     from tcpfluid.report._thesis_ns2 import ns2_initial_window
     from tcpfluid.scenarios import build_scenario
 
-    params = {"alpha": 1, "beta": 3} if alg == "vegas" else {}
-    kw = {"x2": f"{x2_ms}ms", "queue": "red", "duration": "60s", **params}
-    sc = ns2_initial_window(build_scenario("thesis-two-flow", **kw).with_algorithm(alg))
-    if offset_s:
-        short, long_ = sc.flows
-        sc = replace(sc, flows=(short, replace(long_, start_s=float(offset_s))))
-    return sc
+    kw = {"x2": f"{x2_ms}ms", "queue": "red", "duration": "60s", "alpha": 1, "beta": 3}
+    sc = ns2_initial_window(build_scenario("thesis-two-flow", **kw).with_algorithm("vegas"))
+    return staggered(sc, offset_s)
 
 
 #: case name -> (scenario builder, measurement window, the packet simulator's options
@@ -446,6 +445,33 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
         sc = _thesis_two_flow(x2)
         ns2 = ns2_packet_options(sc)
         out[f"thesis-vegas13-{x2}"] = (sc, (10.0, 60.0), ns2, ns2)
+    from tcpfluid.report._sec_thesis_many import (
+        MANY_FLOWS_MIN_RTO_S,
+        MF_FROM_S,
+        thesis_mix_scenario,
+    )
+    from tcpfluid.report._sec_thesis_tables import RENO_X2_MS, reno_two_flow_scenario
+    from tcpfluid.report._thesis_ns2 import DELACK_TIMEOUT_S, DELAYED_ACK_ECHO
+
+    for x2 in RENO_X2_MS:
+        sc = reno_two_flow_scenario(x2)
+        ns2 = ns2_packet_options(sc)
+        out[f"thesis-reno-{x2}"] = (sc, (10.0, 60.0), ns2, ns2)
+    for acks, da in (("ia-ia", False), ("da-da", True), ("da-ia", [True, False])):
+        sc = _thesis_two_flow(1)
+        ns2 = ns2_packet_options(sc)
+        ns2 |= {"delayed_ack": da, "delack_timeout_s": DELACK_TIMEOUT_S}
+        ns2 |= {"delayed_ack_echo": DELAYED_ACK_ECHO}
+        out[f"thesis-delack-{acks}"] = (sc, (10.0, 60.0), ns2, ns2)
+    for router in ("red-5-15", "red-54-108"):
+        for n in (30, 100):
+            for law, pct in (("reno", 0), ("vegas-1_3", 100), *(
+                ("vegas-1_3", p) for p in (10, 30, 50, 70, 90)
+            )):  # fmt: skip
+                sc = thesis_mix_scenario(n, router, law, pct or 100)
+                ns2 = {**ns2_packet_options(sc), "min_rto_s": MANY_FLOWS_MIN_RTO_S}
+                name = f"many-{router}-{n}-" + ("reno" if law == "reno" else f"vegas13-{pct}")
+                out[name] = (sc, (MF_FROM_S, 60.0), ns2, ns2)
     return out
 
 
@@ -462,6 +488,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ns", default=None, help="the ns-2 binary (ns on PATH)")
     ap.add_argument("--ns2-defaults", action="store_true", help="ns-2's defaults (docstring)")
     ap.add_argument("--script", action="store_true", help="print the ns-2 script and exit")
+    ap.add_argument(
+        "--stagger", type=float, default=0.0, help="flow k starts k * STAGGER s later (0)"
+    )
     args = ap.parse_args(argv)
     sys.path.insert(0, str(SRC))
     table = cases()
@@ -475,13 +504,14 @@ def main(argv: list[str] | None = None) -> int:
     ns = find_ns(args.ns)
     for name in names:
         sc, win, matched, report_opts = table[name]
+        sc = staggered(sc, args.stagger)
         script = ns2_script(
             sc, window_s=win, ns2_defaults=args.ns2_defaults, **_ns2_options(matched)
         )
         if args.script:
             print(script)
             continue
-        row: dict[str, Any] = {"case": name, "window_s": list(win)}
+        row: dict[str, Any] = {"case": name, "window_s": list(win), "stagger_s": args.stagger}
         if ns is None:
             print("ns-2 not found (apt-get install ns2, or --ns PATH): tcpfluid's side only")
         else:
