@@ -523,6 +523,14 @@ def main(argv: list[str] | None = None) -> int:
             row["ns2_cuts"], row["ns2_timeouts"] = r["cuts"], r["timeouts"]
         kb = sc.packet_size_bytes * 8 / 1e3
         row["packet_kbps"] = [round(x * kb, 1) for x in packet_goodput(sc, win, **matched)]
+        rec = matched.get("fast_recovery", "newreno")
+        if "ns2-vegas" in ([rec] if isinstance(rec, str) else list(rec)):
+            # ns-2.35's Vegas agent also takes BaseRTT from a one-packet round; the thesis's
+            # agent, which the report's packet runs model, did not
+            row["packet_base_reset_kbps"] = [
+                round(x * kb, 1)
+                for x in packet_goodput(sc, win, **matched, ns2_vegas_base_reset=True)
+            ]
         if report_opts != matched:
             row["packet_report_kbps"] = [
                 round(x * kb, 1) for x in packet_goodput(sc, win, **report_opts)
