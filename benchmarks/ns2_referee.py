@@ -445,6 +445,17 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
         sc = _thesis_two_flow(x2)
         ns2 = ns2_packet_options(sc)
         out[f"thesis-vegas13-{x2}"] = (sc, (10.0, 60.0), ns2, ns2)
+    # the Quick Vegas paper's Table 2, Vegas, 0-100 and 100-200 s: the flows of the groups
+    # that joined before the period's end, all active over the period
+    from dataclasses import replace
+
+    from tcpfluid.scenarios import build_scenario
+
+    qv = build_scenario("qv-many-flows").with_algorithm("vegas")
+    for a0, b0 in ((0.0, 100.0), (100.0, 200.0)):
+        sc = replace(qv, duration_s=b0, flows=tuple(f for f in qv.flows if f.start_s < b0))
+        name = f"qv-many-flows-vegas-{a0:g}-{b0:g}"
+        out[name] = (sc, (a0, b0), {"fast_recovery": "ns2-vegas"}, {})
     from tcpfluid.report._sec_thesis_many import (
         MANY_FLOWS_MIN_RTO_S,
         MF_FROM_S,

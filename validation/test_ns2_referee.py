@@ -49,6 +49,12 @@ NS2_THESIS_1MS_KBPS = (749.9, 750.1)
 #: ns-2.35, ``--case many-red-5-15-100-vegas13-30``: mean goodput of the 30 Vegas-1_3 flows
 #: among 100 behind RED-5-15 (kb/s), 20-60 s
 NS2_MANY_VEGAS_KBPS = 109.88
+#: ns-2.35, ``--case qv-many-flows-vegas-100-200``: the spread (std/mean) of the 40 Vegas
+#: flows' goodputs over 100-200 s on the Quick Vegas paper's 1 Gb/s × 100 ms network (the
+#: paper's Table 2: 0.250)
+NS2_QV_SPREAD_100_200 = 0.2512
+#: the report's tolerance on a share spread
+SPREAD_TOLERANCE = 0.1
 #: the report's tolerance on throughputs and shares (module docstring)
 TOLERANCE = 0.10
 WINDOW_S = (10.0, 60.0)
@@ -158,6 +164,25 @@ def test_many_flow_vegas_goodput_with_ns2_35s_base_rtt_rule(
     kb = 8.0 * sc.packet_size_bytes / 1e3
     vegas = [r * kb for r, f in zip(rates, sc.flows, strict=True) if f.algorithm == "vegas"]
     assert sum(vegas) / len(vegas) == pytest.approx(NS2_MANY_VEGAS_KBPS, rel=TOLERANCE)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "0.112 against ns-2.35's 0.251 (the paper's 0.250): ns-2.35's first group of 20 "
+        "flows carries 61 % of the link over 100-200 s, the packet simulator's 55 %; "
+        "unexplained: ns-2's Vegas recovery, ns2_vegas_timing=False, "
+        "ns2_vegas_base_reset=True and a random send overhead of one bottleneck packet "
+        "time leave it at 0.112-0.115 (docs/ns2.md)"
+    ),
+)
+def test_quick_vegas_table2_spread_within_a_tenth_of_ns2(referee: ModuleType) -> None:
+    sc, opts = _case(referee, "qv-many-flows-vegas-100-200")
+    rates = referee.packet_goodput(sc, (100.0, 200.0), **opts)
+    mean = sum(rates) / len(rates)
+    spread = (sum((r - mean) ** 2 for r in rates) / len(rates)) ** 0.5 / mean
+    assert spread == pytest.approx(NS2_QV_SPREAD_100_200, abs=SPREAD_TOLERANCE)
 
 
 # ------------------------------------------------------------------- the script writer
