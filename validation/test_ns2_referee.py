@@ -70,12 +70,13 @@ def _case(referee: ModuleType, name: str) -> tuple[Any, dict[str, Any]]:
     return sc, matched
 
 
+def _differs(measured: str, why: str) -> pytest.MarkDecorator:
+    """A strict expected failure: the packet simulator's ``measured`` value and ``why``."""
+    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"{measured}: {why}")
+
+
 def _vegas_packets_above(measured: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(
-        strict=True,
-        raises=AssertionError,
-        reason=f"{measured}: the packet simulator's Vegas flows keep more than ns-2.35's",
-    )
+    return _differs(measured, "the packet simulator's Vegas flows keep more than ns-2.35's")
 
 
 @pytest.mark.parametrize(
@@ -100,11 +101,7 @@ def test_table7_mean_goodput_within_ten_percent_of_ns2(
 
 
 def _whole_window_equilibrium(measured: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(
-        strict=True,
-        raises=AssertionError,
-        reason=f"{measured}: the two flows settle in another pair of whole windows",
-    )
+    return _differs(measured, "the two flows settle in another pair of whole windows")
 
 
 @pytest.mark.parametrize(
