@@ -1,0 +1,243 @@
+"""ns-2.35, the documents' own simulator, as an external referee for the packet simulator on
+two of the report's scenarios: the TCP-Ho paper's Table 7 dumbbell (Reno with Vegas, 20
+flows, all starting at 0 s) and Tsang's thesis's two-flow RED network (Vegas α = 1, β = 3,
+Table 3.16).
+
+The ns-2 figures are constants measured by ``benchmarks/ns2_referee.py`` (Debian's ``ns2``
+package, ns-2.35; not a dependency of tcpfluid, so CI cannot rerun them)::
+
+    python benchmarks/ns2_referee.py --case table7-15-5 --case table7-10-10 \\
+        --case table7-5-15 --case thesis-vegas13-1 --case thesis-vegas13-10 \
+        --case thesis-vegas13-70 --case thesis-vegas13-80 --case thesis-vegas13-90 \
+        --case many-red-5-15-100-vegas13-30
+
+The script's docstring states the scenario mapping and every ns-2 setting set away from
+ns-2.35's defaults to match the packet simulator (no SYN, advertised window and initial
+``ssthresh`` out of reach, 1 s initial timer, 1 ms tick, the buffers' ``queue-limit``,
+Vegas's α, β, γ, RED in packets with the scenario's thresholds). The packet simulator runs
+the same scenario with each flow recovering as the ns-2 agent the script chose
+(``Agent/TCP/Newreno`` for Reno in Table 7, ``Agent/TCP/Vegas`` for Vegas).
+
+Why 10 %: the report's tolerance on throughputs and shares; the two simulators are
+different implementations (ns-2 times one packet per window for its timer, the packet
+simulator every ACK; ns-2.35's Vegas resets BaseRTT on a one-packet round, the thesis's
+agent, which the packet simulator models, does not). Where they differ by more, the test is
+a strict expected failure with the numbers; docs/ns2.md has the table of every row run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tcpfluid.scenarios import FlowSpec, Link, build_scenario
+
+#: ns-2.35, ``--case table7-NA-NB``: mean goodput per flow (kb/s) of each scheme, 10-60 s
+NS2_TABLE7_KBPS: dict[tuple[int, int], dict[str, float]] = {
+    (15, 5): {"reno": 528.4, "vegas": 350.6},
+    (10, 10): {"reno": 673.8, "vegas": 299.2},
+    (5, 15): {"reno": 1161.4, "vegas": 264.3},
+}
+#: ns-2.35, ``--case thesis-vegas13-X2``: the smaller flow's share of the two goodputs, 10-60 s
+NS2_THESIS_SHARE: dict[int, float] = {1: 0.500, 10: 0.333, 70: 0.429, 80: 0.389, 90: 0.350}
+#: ns-2.35, ``--case thesis-vegas13-1``: the two flows' goodputs (kb/s), 10-60 s
+NS2_THESIS_1MS_KBPS = (749.9, 750.1)
+#: ns-2.35, ``--case many-red-5-15-100-vegas13-30``: mean goodput of the 30 Vegas-1_3 flows
+#: among 100 behind RED-5-15 (kb/s), 20-60 s
+NS2_MANY_VEGAS_KBPS = 109.88
+#: ns-2.35, ``--case qv-many-flows-vegas-100-200``: the spread (std/mean) of the 40 Vegas
+#: flows' goodputs over 100-200 s on the Quick Vegas paper's 1 Gb/s × 100 ms network (the
+#: paper's Table 2: 0.250)
+NS2_QV_SPREAD_100_200 = 0.2512
+#: the report's tolerance on a share spread
+SPREAD_TOLERANCE = 0.1
+#: the report's tolerance on throughputs and shares (module docstring)
+TOLERANCE = 0.10
+WINDOW_S = (10.0, 60.0)
+
+
+@pytest.fixture(scope="module")
+def referee(ns3_script: Callable[[str], ModuleType]) -> ModuleType:
+    return ns3_script("ns2_referee")
+
+
+def _case(referee: ModuleType, name: str) -> tuple[Any, dict[str, Any]]:
+    sc, _win, matched, _report = referee.cases()[name]
+    return sc, matched
+
+
+def _differs(measured: str, why: str) -> pytest.MarkDecorator:
+    """A strict expected failure: the packet simulator's ``measured`` value and ``why``."""
+    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"{measured}: {why}")
+
+
+def _vegas_packets_above(measured: str) -> pytest.MarkDecorator:
+    return _differs(measured, "the packet simulator's Vegas flows keep more than ns-2.35's")
+
+
+@pytest.mark.parametrize(
+    ("mix", "scheme"),
+    [
+        ((15, 5), "reno"),
+        ((15, 5), "vegas"),
+        ((10, 10), "reno"),
+        pytest.param((10, 10), "vegas", marks=_vegas_packets_above("335.9 kb/s, +12.3 %")),
+        ((5, 15), "reno"),
+        pytest.param((5, 15), "vegas", marks=_vegas_packets_above("303.2 kb/s, +14.7 %")),
+    ],
+)
+def test_table7_mean_goodput_within_ten_percent_of_ns2(
+    referee: ModuleType, mix: tuple[int, int], scheme: str
+) -> None:
+    sc, opts = _case(referee, f"table7-{mix[0]}-{mix[1]}")
+    rates = referee.packet_goodput(sc, WINDOW_S, **opts)
+    mine = [r * 8.0 for r, f in zip(rates, sc.flows, strict=True) if f.algorithm == scheme]
+    mean_kbps = sum(mine) / len(mine)
+    assert mean_kbps == pytest.approx(NS2_TABLE7_KBPS[mix][scheme], rel=TOLERANCE)
+
+
+def _whole_window_equilibrium(measured: str) -> pytest.MarkDecorator:
+    return _differs(measured, "the two flows settle in another pair of whole windows")
+
+
+@pytest.mark.parametrize(
+    "x2_ms",
+    [
+        1,
+        pytest.param(
+            10,
+            marks=_whole_window_equilibrium(
+                "0.444 against 0.333 (over connection 2's start 0-5 ms later: ns-2.35 "
+                "0.333-0.429, the packet simulator 0.429-0.444)"
+            ),
+        ),
+        70,
+        pytest.param(
+            80,
+            marks=_whole_window_equilibrium(
+                "0.457 against 0.389 (over connection 2's start 0-5 ms later: ns-2.35 "
+                "0.389, the packet simulator 0.389-0.457)"
+            ),
+        ),
+        90,
+    ],
+)
+def test_thesis_smaller_share_within_ten_percent_of_ns2(referee: ModuleType, x2_ms: int) -> None:
+    sc, opts = _case(referee, f"thesis-vegas13-{x2_ms}")
+    rates = referee.packet_goodput(sc, WINDOW_S, **opts)
+    assert min(rates) / sum(rates) == pytest.approx(NS2_THESIS_SHARE[x2_ms], rel=TOLERANCE)
+
+
+@pytest.mark.parametrize(
+    "base_reset",
+    [
+        pytest.param(
+            False,
+            marks=pytest.mark.xfail(
+                strict=True,
+                raises=AssertionError,
+                reason=(
+                    "94.9 kb/s, -13.6 %: the thesis's Vegas agent (the report's packet runs) "
+                    "keeps the BaseRTT of its first rounds; ns-2.35's also takes a "
+                    "one-packet round's"
+                ),
+            ),
+        ),
+        True,
+    ],
+)
+def test_many_flow_vegas_goodput_with_ns2_35s_base_rtt_rule(
+    referee: ModuleType, base_reset: bool
+) -> None:
+    """The switch-off experiment of the many-flow row: with ns-2.35's BaseRTT rule
+    (``ns2_vegas_base_reset``) the packet simulator's 30 Vegas-1_3 flows carry 116.8 kb/s
+    each, within 10 % of ns-2.35's 109.9; with the thesis's agent's, 94.9."""
+    sc, opts = _case(referee, "many-red-5-15-100-vegas13-30")
+    rates = referee.packet_goodput(sc, (20.0, 60.0), **opts, ns2_vegas_base_reset=base_reset)
+    kb = 8.0 * sc.packet_size_bytes / 1e3
+    vegas = [r * kb for r, f in zip(rates, sc.flows, strict=True) if f.algorithm == "vegas"]
+    assert sum(vegas) / len(vegas) == pytest.approx(NS2_MANY_VEGAS_KBPS, rel=TOLERANCE)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "0.112 against ns-2.35's 0.251 (the paper's 0.250): ns-2.35's first group of 20 "
+        "flows carries 61 % of the link over 100-200 s, the packet simulator's 55 %; "
+        "unexplained: ns-2's Vegas recovery, ns2_vegas_timing=False, "
+        "ns2_vegas_base_reset=True and a random send overhead of one bottleneck packet "
+        "time leave it at 0.112-0.115; with the flows' starts 1 ms apart the two give "
+        "0.198 and 0.140 (docs/ns2.md)"
+    ),
+)
+def test_quick_vegas_table2_spread_within_a_tenth_of_ns2(referee: ModuleType) -> None:
+    sc, opts = _case(referee, "qv-many-flows-vegas-100-200")
+    rates = referee.packet_goodput(sc, (100.0, 200.0), **opts)
+    mean = sum(rates) / len(rates)
+    spread = (sum((r - mean) ** 2 for r in rates) / len(rates)) ** 0.5 / mean
+    assert spread == pytest.approx(NS2_QV_SPREAD_100_200, abs=SPREAD_TOLERANCE)
+
+
+# ------------------------------------------------------------------- the script writer
+def test_the_script_names_every_link_with_its_rate_delay_and_buffer(referee: ModuleType) -> None:
+    sc, opts = _case(referee, "table7-15-5")
+    script = referee.ns2_script(sc, window_s=WINDOW_S, **opts)
+    lines = script.splitlines()
+    links = [ln for ln in lines if " simplex-link " in ln]
+    limits = [ln for ln in lines if " queue-limit " in ln]
+    assert len(links) == len(limits) == len(sc.links)
+    bottleneck = next(i for i, ln in enumerate(lines) if ln.startswith("# R1-R2:"))
+    assert lines[bottleneck + 1].endswith(" 10000000b 0.001s DropTail")
+    # 120 waiting, the packet on the wire not counted: ns-2's DropTail limit one more
+    assert lines[bottleneck + 2].endswith(" 121")
+    assert script.count("new Agent/TCP/Newreno") == 15
+    assert script.count("new Agent/TCP/Vegas") == 5
+    assert script.count("set v_alpha_ 2.0") == script.count("set v_beta_ 4.0") == 5
+
+
+def test_the_script_sets_red_in_packets_with_the_scenarios_parameters(
+    referee: ModuleType,
+) -> None:
+    sc, opts = _case(referee, "thesis-vegas13-10")
+    script = referee.ns2_script(sc, window_s=WINDOW_S, **opts)
+    for setting in ("thresh_ 15.0", "maxthresh_ 45.0", "linterm_ 50.0", "q_weight_ 0.002",
+                    "gentle_ false", "queue_in_bytes_ false", "wait_ true"):  # fmt: skip
+        assert f"Queue/RED set {setting}\n" in script
+    assert "$tcp(0) set windowInit_ 1.0" in script  # the thesis's one-packet start
+
+
+def test_the_script_refuses_a_law_ns2_lacks_by_name(referee: ModuleType) -> None:
+    sc = build_scenario("ho-friendliness", algorithm="tcp-ho:10,reno:10")
+    with pytest.raises(ValueError, match="'tcp-ho'"):
+        referee.ns2_script(sc, window_s=WINDOW_S)
+
+
+def test_the_script_refuses_vegas_with_a_recovery_ns2s_agent_lacks(referee: ModuleType) -> None:
+    sc = build_scenario("ho-friendliness", algorithm="vegas")
+    with pytest.raises(ValueError, match="'newreno'"):
+        referee.ns2_script(sc, window_s=WINDOW_S, fast_recovery="newreno")
+
+
+def test_the_script_refuses_a_flow_that_ns2s_routing_would_move(referee: ModuleType) -> None:
+    sc = build_scenario("ho-friendliness", algorithm="reno", flows=2)
+    # a third flow's one-hop link from flow 1's sender to its receiver: ns-2 would route
+    # flow 1's data over it rather than over the flow's three links
+    direct = FlowSpec("direct", ("S1-D1",), ("D1-R2", "R2-R1", "R1-S1"), algorithm="reno")
+    moved = replace(sc, links=(*sc.links, Link("S1-D1", 1e8, 0.001)), flows=(*sc.flows, direct))
+    with pytest.raises(ValueError, match="hop count"):
+        referee.ns2_script(moved, window_s=WINDOW_S)
+
+
+def test_an_ns2_run_gives_the_measured_goodputs(referee: ModuleType) -> None:
+    ns = referee.find_ns()
+    if ns is None:
+        pytest.skip("ns-2 is not installed (apt-get install ns2)")
+    sc, opts = _case(referee, "thesis-vegas13-1")
+    script = referee.ns2_script(sc, window_s=WINDOW_S, **opts)
+    kbps = [r * 8.0 for r in referee.run_ns2(script, ns, WINDOW_S)["goodput_pps"]]
+    assert kbps == pytest.approx(NS2_THESIS_1MS_KBPS, rel=0.01)
