@@ -16,9 +16,13 @@ rate, delay and discipline; each flow an FTP source on an agent chosen by its la
 packet simulator's ``fast_recovery`` for it (``Agent/TCP/Newreno`` for ``"newreno"``,
 ``Agent/TCP/Reno`` for ``"reno"``, ``Agent/TCP/Vegas`` for ``"ns2-vegas"``), started and
 stopped at the flow's ``start_s``/``stop_s``; a ``TCPSink`` (``TCPSink/DelAck`` with
-delayed ACKs) at its far end. ns-2 routes by hop count, so a scenario where a flow's data
-or ACKs would not take its own links (a shorter or an equal other path) is refused, as are
-two links between the same nodes in the same direction, CBR sources, and every law but
+delayed ACKs) at its far end; each CBR source an ``Agent/UDP`` with an
+``Application/Traffic/CBR`` (packets of the scenario's size, one every ``8·size/rate`` s
+from its ``start_s``, ``random_ 0``: the packet simulator's CBR) from its first link's
+node to an ``Agent/LossMonitor`` that counts its packets at its last link's. ns-2 routes
+by hop count, so a scenario where a flow's data or ACKs, or a CBR source's packets, would
+not take their own links (a shorter or an equal other path) is refused, as are two links
+between the same nodes in the same direction, and every law but
 ``reno`` and ``vegas`` (ns-2.35 has no FAST, TCP-Ho, Quick Vegas, Enhanced Vegas,
 iTCP-Vegas or Forward Vegas agent): each by name in a ``ValueError``.
 
@@ -61,7 +65,8 @@ Kept at ns-2's defaults (and so different): ns-2 times one packet per window for
 (``timestamps_ false``), the packet simulator every ACK with RFC 7323's divided gains;
 ``overhead_`` 0 in both; ``bugFix_ true`` is the packet simulator's ``timeout_recover=True``.
 
-Measured: each flow's goodput over ``[t0, t1]`` (s) from its agent's cumulative ACK
+Measured: each CBR source's packets received over ``[t0, t1]`` per second; each flow's
+goodput over ``[t0, t1]`` (s) from its agent's cumulative ACK
 (``ack_``) at the two times, in packets/s; its window (``cwnd_``) sampled every 10 ms
 over the window and averaged; its congestion-window cuts (``ncwndcuts_``: fast
 retransmits and timeouts) and timeouts (``nrexmit_``) over the window. The packet
@@ -161,6 +166,9 @@ def topology(scenario: Any) -> tuple[dict[str, tuple[int, int]], list[tuple[int,
         if f.reverse:
             uf.join(("from", f.forward[0]), ("to", f.reverse[-1]))
             uf.join(("to", f.forward[-1]), ("from", f.reverse[0]))
+    for c in scenario.cbr:
+        for a, b in itertools.pairwise(c.links):
+            uf.join(("to", a), ("from", b))
     number: dict[tuple[str, str], int] = {}
     ends: dict[str, tuple[int, int]] = {}
     for link in scenario.links:
@@ -193,6 +201,13 @@ def topology(scenario: Any) -> tuple[dict[str, tuple[int, int]], list[tuple[int,
                     f"the flow's links {list(path)} ({ways} shortest path(s) of {hops} hops)"
                 )
         hosts.append((src, dst))
+    for c in scenario.cbr:
+        hops, ways = _shortest(adj, ends[c.links[0]][0], ends[c.links[-1]][1])
+        if hops != len(c.links) or ways != 1:
+            raise ValueError(
+                f"CBR {c.name!r}: ns-2 routes by hop count and its packets would not take "
+                f"its links {list(c.links)} ({ways} shortest path(s) of {hops} hops)"
+            )
     return ends, hosts
 
 
@@ -236,9 +251,6 @@ def ns2_script(
     parameters are set; every other setting stays at ns-2.35's default."""
     from tcpfluid.algorithms.registry import get_law
 
-    if scenario.cbr:
-        names = [c.name for c in scenario.cbr]
-        raise ValueError(f"CBR sources {names} are not written for ns-2 by this driver")
     t0, t1 = (float(x) for x in window_s)
     if not (0.0 <= t0 < t1 <= scenario.duration_s):
         raise ValueError(
@@ -335,9 +347,31 @@ def ns2_script(
         ]
         if math.isfinite(f.stop_s) and f.stop_s < t1:
             out.append(f'$ns at {_num(f.stop_s)} "$ftp({i}) stop"')
+    for j, c in enumerate(scenario.cbr):
+        src, dst = ends[c.links[0]][0], ends[c.links[-1]][1]
+        out += [
+            f"# CBR {c.name}: {c.rate_bps:g} b/s over {list(c.links)}",
+            f"set udp({j}) [new Agent/UDP]",
+            f"$udp({j}) set packetSize_ {round(pkt)}",
+            f"set lm({j}) [new Agent/LossMonitor]",
+            f"$ns attach-agent $n({src}) $udp({j})",
+            f"$ns attach-agent $n({dst}) $lm({j})",
+            f"$ns connect $udp({j}) $lm({j})",
+            f"set cbr({j}) [new Application/Traffic/CBR]",
+            f"$cbr({j}) set packetSize_ {round(pkt)}",
+            f"$cbr({j}) set rate_ {c.rate_bps:.0f}b",
+            f"$cbr({j}) set random_ 0",
+            f"$cbr({j}) attach-agent $udp({j})",
+            f'$ns at {_num(c.start_s)} "$cbr({j}) start"',
+        ]
+        if math.isfinite(c.stop_s) and c.stop_s < t1:
+            out.append(f'$ns at {_num(c.stop_s)} "$cbr({j}) stop"')
+    nc = len(scenario.cbr)
     out += [
         f"set nf {n}",
-        "proc mark {} { global tcp nf a0 c0 r0 w",
+        f"set nc {nc}",
+        "proc mark {} { global tcp nf a0 c0 r0 w lm nc l0",
+        "  for {set j 0} {$j < $nc} {incr j} { set l0($j) [$lm($j) set npkts_] }",
         "  for {set i 0} {$i < $nf} {incr i} { set a0($i) [$tcp($i) set ack_]",
         "    set c0($i) [$tcp($i) set ncwndcuts_]; set r0($i) [$tcp($i) set nrexmit_]",
         "    set w($i) 0.0 } }",
@@ -346,7 +380,8 @@ def ns2_script(
         "  for {set i 0} {$i < $nf} {incr i} { set w($i) [expr $w($i) + [$tcp($i) set cwnd_]] }",
         f"  set t [expr [$ns now] + {CWND_SAMPLE_S}]",
         f'  if {{$t < {_num(t1)}}} {{ $ns at $t "sample" }} }}',
-        "proc done {} { global tcp nf a0 c0 r0 w ns_samples",
+        "proc done {} { global tcp nf a0 c0 r0 w ns_samples lm nc l0",
+        '  for {set j 0} {$j < $nc} {incr j} { puts "cbr $j $l0($j) [$lm($j) set npkts_]" }',
         "  for {set i 0} {$i < $nf} {incr i} {",
         '    puts "flow $i $a0($i) [$tcp($i) set ack_] [expr $w($i) / $ns_samples]'
         ' [expr [$tcp($i) set ncwndcuts_] - $c0($i)] [expr [$tcp($i) set nrexmit_] - $r0($i)]"',
@@ -373,8 +408,13 @@ def run_ns2(script: str, ns: str, window_s: tuple[float, float]) -> dict[str, li
         raise RuntimeError(f"ns failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
     span = window_s[1] - window_s[0]
     rows.sort(key=lambda r: int(r[1]))
+    cbr = sorted(
+        (ln.split() for ln in proc.stdout.splitlines() if ln.startswith("cbr ")),
+        key=lambda r: int(r[1]),
+    )
     return {
         "goodput_pps": [(float(r[3]) - float(r[2])) / span for r in rows],
+        "cbr_pps": [(float(r[3]) - float(r[2])) / span for r in cbr],
         "cwnd_pkts": [float(r[4]) for r in rows],
         "cuts": [float(r[5]) for r in rows],
         "timeouts": [float(r[6]) for r in rows],
