@@ -37,6 +37,19 @@ and phase change; no flow gains as much as a hundredth of a round (of a run of a
 40 rounds and 5 s), and real hosts' start-up times differ by far more. The simulator's
 seed is the first run's: RED's drops and the send overheads draw the same numbers.
 
+ns-2 as a referee of the referee (``--ns2``)
+-------------------------------------------
+ns-2.35, the documents' own simulator, runs each scenario whose laws it has (Vegas, Reno;
+``benchmarks/ns2_referee.py`` writes the script, CBR sources included; install
+``apt-get install ns2`` or pass ``--ns``): its Reno flows on ``Agent/TCP/Newreno`` (the
+packet simulator's default recovery), its Vegas flows on ns-2's Vegas agent, which
+recovers as ns-2's Vegas does. It is judged, as the column :data:`NS2`, against a packet
+run with the same senders (the packet simulator's ``fast_recovery="ns2-vegas"`` for the
+Vegas flows; the first packet run itself when every flow is Reno), on what ns-2's agents
+report: each flow's share of the delivered packets and the utilization (the flows'
+goodput and the CBR packets received over the capacity; the packet simulator's counts the
+packets carried, its retransmissions among them). It informs; no fluid count uses it.
+
 Durations
 ---------
 Each segment (start to the first change, between changes, last change to the end) lasts
@@ -106,6 +119,15 @@ _ENGINE_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
 #: the packet simulator again, its senders' starts jittered (module docstring), judged
 #: against the first packet run as a fluid engine is (``--packet-repeat``)
 REPEAT = "packet, start jitter"
+#: ns-2.35 on the scenarios whose laws it has (module docstring), judged against
+#: :data:`NS2_PACKET` (``--ns2``)
+NS2 = "ns-2"
+#: the packet run with ns-2's senders that :data:`NS2` is judged against
+NS2_PACKET = "packet, ns-2's senders"
+#: the quantities ns-2's agents report here
+NS2_QUANTITIES = ("throughput share", "utilization")
+#: the ``ns`` binary (``--ns``; ``None``: ``$TCPFLUID_NS2`` or ``ns`` on the PATH)
+NS2_BINARY: str | None = None
 #: at most this many packets carried by the bottleneck in a run (its capacity × duration)
 PACKET_BUDGET = 25e6
 PACKET_BYTES = 1000.0
@@ -329,6 +351,85 @@ def engine_options(case: Case, eng: str) -> tuple[str, dict[str, Any]]:
     return name, {"seed": case.seed, **delay}
 
 
+def ns2_senders(scenario: Scenario) -> tuple[str, ...]:
+    """Each flow's ``fast_recovery`` that ns-2.35's agent for its law recovers with:
+    ``"newreno"`` for Reno (``Agent/TCP/Newreno``), ``"ns2-vegas"`` for Vegas; a
+    ``ValueError`` naming a law ns-2.35 has no agent for."""
+    senders = {"reno": "newreno", "vegas": "ns2-vegas"}
+    out = []
+    for f in scenario.flows:
+        if f.algorithm not in senders:
+            raise ValueError(f"ns-2.35 has no agent for {f.algorithm!r}")
+        out.append(senders[f.algorithm])
+    return tuple(out)
+
+
+def _ns2_referee() -> Any:
+    """``benchmarks/ns2_referee.py``, the ns-2 driver beside this script."""
+    import importlib.util
+
+    name = "benchmark_ns2_referee"
+    if name not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ns2_referee.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+def run_ns2_case(case: Case) -> dict[str, Any]:
+    """ns-2's values on ``case`` (:data:`NS2_QUANTITIES`) through
+    ``benchmarks/ns2_referee.py``; a ``ValueError`` for a scenario it does not write."""
+    ns2_referee = _ns2_referee()
+    sc = case.scenario
+    ns = ns2_referee.find_ns(NS2_BINARY)
+    if ns is None:
+        raise RuntimeError("no ns-2 binary: apt-get install ns2, or pass --ns PATH")
+    window = (0.0, sc.duration_s)
+    script = ns2_referee.ns2_script(sc, window_s=window, fast_recovery=ns2_senders(sc))
+    got = ns2_referee.run_ns2(script, ns, window)
+    delivered = [g * sc.duration_s for g in got["goodput_pps"]]
+    cbr = sum(got["cbr_pps"]) * sc.duration_s
+    active = [min(f.stop_s, sc.duration_s) - f.start_s for f in sc.flows]
+    thr = [d / a if a > 0 else 0.0 for d, a in zip(delivered, active, strict=True)]
+    total = sum(thr)
+    mu_pps = sc.link("R1-R2").rate_bps / (8.0 * sc.packet_size_bytes)
+    return {
+        "throughput share": [x / total if total > 0 else None for x in thr],
+        "utilization": (sum(delivered) + cbr) / (mu_pps * sc.duration_s),
+    }
+
+
+def _ns2_runs(case: Case, out: dict[str, Any], first: dict[str, Any] | None) -> None:
+    """ns-2 on ``case`` and the packet run with its senders, into ``out["engines"]``
+    (``first``: the first packet run's entry, reused when every sender is NewReno)."""
+    import resource
+
+    try:
+        senders = ns2_senders(case.scenario)
+    except ValueError as exc:
+        out["engines"][NS2] = {"status": "not run", "message": str(exc), "cpu_s": 0.0}
+        return
+    if set(senders) == {"newreno"} and first is not None:
+        out["engines"][NS2_PACKET] = first
+    else:
+        t0 = time.process_time()
+        res = tcpfluid.simulate(case.scenario, PACKET, seed=case.seed, fast_recovery=senders)
+        out["engines"][NS2_PACKET] = {"status": "ok", "values": _values(res)}
+        out["engines"][NS2_PACKET]["cpu_s"] = time.process_time() - t0
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        out["engines"][NS2] = {"status": "ok", "values": run_ns2_case(case)}
+    except ValueError as exc:  # a scenario the driver does not write
+        out["engines"][NS2] = {"status": "not run", "message": str(exc)}
+    except Exception as exc:  # a failure is reported, not hidden
+        out["engines"][NS2] = {"status": "failed", "message": f"{type(exc).__name__}: {exc}"}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    out["engines"][NS2]["cpu_s"] = cpu
+
+
 def run_case(index: int, seed: int, engines: Sequence[str] | None = None) -> dict[str, Any]:
     """Draw scenario ``index`` and run it on the packet engine and ``engines`` (default
     :data:`FLUID_ENGINES`; one task of the pool)."""
@@ -343,6 +444,9 @@ def run_case(index: int, seed: int, engines: Sequence[str] | None = None) -> dic
         "engines": {},
     }
     for eng in (PACKET, *(FLUID_ENGINES if engines is None else engines)):
+        if eng == NS2:
+            _ns2_runs(case, out, out["engines"].get(PACKET))
+            continue
         t0 = time.process_time()
         name, opts = engine_options(case, eng)
         try:
@@ -377,7 +481,9 @@ def _rel(a: float, b: float) -> float:
 def compare(run: dict[str, Any], eng: str) -> list[dict[str, Any]]:
     """The comparisons of engine ``eng`` against the packets on one scenario (none if it
     was not run)."""
-    pk, fl = run["engines"][PACKET], run["engines"].get(eng, {"status": "not run"})
+    reference = NS2_PACKET if eng == NS2 else PACKET
+    pk = run["engines"].get(reference, {"status": "not run"})
+    fl = run["engines"].get(eng, {"status": "not run"})
     if pk["status"] != "ok" or fl["status"] != "ok":
         return []
     p, f = pk["values"], fl["values"]
@@ -385,6 +491,8 @@ def compare(run: dict[str, Any], eng: str) -> list[dict[str, Any]]:
     rtt = run["rtt_max_s"]
     out = []
     for q, (rel, abs_rtts, _) in TOLERANCES.items():
+        if q not in f:  # a quantity this engine does not report (ns-2's agents)
+            continue
         settling = q in ("settled window", "time to equilibrium", "convergence time")
         if capped and settling:
             out.append({"quantity": q, "verdict": "capped"})
@@ -500,8 +608,8 @@ def regimes(spec: dict[str, Any], mixed: bool) -> list[str]:
 def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Agreement counts per engine (the fluid engines, and :data:`REPEAT` where a run has
     it), quantity and law; refused/failed runs; the fluid engines' worst cases."""
-    repeat = any(REPEAT in run["engines"] for run in runs)
-    engines = (*FLUID_ENGINES, REPEAT) if repeat else FLUID_ENGINES
+    extra = tuple(e for e in (REPEAT, NS2) if any(e in run["engines"] for run in runs))
+    engines = (*FLUID_ENGINES, *extra)
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     by_repeat: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     worst = []
@@ -524,7 +632,7 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 keys += [(eng, c["quantity"], klass), (eng, "*", klass)]
                 for key in keys:
                     counts[key][k] += 1
-                if c["verdict"] == "differ" and eng != REPEAT:
+                if c["verdict"] == "differ" and eng in FLUID_ENGINES:
                     worst.append((c["score"], run["describe"], eng, c))
         # the fluid verdicts where the repeat reproduced the packet run, and where not
         again = {c["quantity"]: c["verdict"] for c in run["comparisons"].get(REPEAT, [])}
@@ -567,6 +675,13 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     out = ["Tolerances (fluid value against the packet value):"]
     if REPEAT in engines:
         out[0] += f" ({REPEAT}: the repeat's value against the first packet run's)"
+    if NS2 in engines:
+        ran = sum(run["engines"].get(NS2, {}).get("status") == "ok" for run in runs)
+        out[0] += (
+            f" ({NS2}: against the packet run with ns-2's senders, {NS2_PACKET!r}; "
+            f"{', '.join(NS2_QUANTITIES)} only; run on {ran} of {len(runs)} scenarios, the "
+            "others have a law ns-2.35 lacks)"
+        )
     out.append(
         _table(
             ["quantity", "relative", "absolute", "reason"],
@@ -732,6 +847,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{100 * JITTER_RTT_FRACTION:g} %% of the shortest base RTT), judged against the "
         f"first packet run as {REPEAT!r}; it informs, no fluid count uses it",
     )
+    ap.add_argument(
+        "--ns2",
+        action="store_true",
+        help=f"also run ns-2.35 on the scenarios whose laws it has (Vegas, Reno), judged as "
+        f"{NS2!r} against the packet simulator with the same senders; it "
+        "informs, no fluid count uses it",
+    )
+    ap.add_argument("--ns", metavar="PATH", help="the ns-2 binary (default: $TCPFLUID_NS2 or ns)")
     args = ap.parse_args(argv)
     if args.pool:
         runs = pooled_runs(args.pool)
@@ -752,6 +875,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     jobs = min(jobs, cpus, args.n)
     t0 = time.perf_counter()
     engines = (*FLUID_ENGINES, REPEAT) if args.packet_repeat else FLUID_ENGINES
+    if args.ns2:
+        global NS2_BINARY
+        NS2_BINARY = _ns2_referee().find_ns(args.ns)
+        if NS2_BINARY is None:
+            ap.error("--ns2: no ns-2 binary (apt-get install ns2, or --ns PATH)")
+        engines = (*engines, NS2)
     print(
         f"hold-out: seed {args.seed}, {args.n} scenarios, engines packet + "
         f"{', '.join(engines)}, {jobs} worker(s)",
