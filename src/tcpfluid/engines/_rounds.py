@@ -33,8 +33,8 @@ class Rounds(Engine):
         Feedback lag, rounds, 0 to 8 (0: the documents' model; 1: a packet sender's).
     ack_train, train_runs, whole_packets, drop_share
         The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
-    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
-    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s,
+    recovery_rounds, drop_at_least_one, burst_whole_losses, loss_event_rule, queue_memory,
+    late_detection, first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s,
     overflow_in_runs
         Mechanism switches for experiments (:func:`tcpfluid.fluid.simulate_rounds`;
         docs/round-model.md, "Mechanism switches"); the defaults are the model.
@@ -66,6 +66,7 @@ class Rounds(Engine):
     drop_share: str = DROP_SHARE
     recovery_rounds: int = RECOVERY_ROUNDS
     drop_at_least_one: bool = True
+    burst_whole_losses: bool = True
     loss_event_rule: str = "share"
     queue_memory: bool = True
     late_detection: bool = False

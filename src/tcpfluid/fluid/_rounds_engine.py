@@ -23,6 +23,7 @@ from . import _rounds_physics
 from ._rounds_inputs import PathBatch, _Run
 from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
+    BurstLosses,
     ClassLaw,
     OverflowShare,
     WholeLosses,
@@ -80,6 +81,7 @@ class RoundEngine:
         drop_share: str,
         red: RedParameters | None,
         drop_at_least_one: bool,
+        burst_whole_losses: bool,
         **options: Any,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
@@ -108,7 +110,11 @@ class RoundEngine:
         self.t_overflow = np.full(S, -math.inf)
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
-        self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
+        self.share: OverflowShare | BurstLosses | None = None
+        if drop_share == "in-turn":
+            self.share = OverflowShare(S, drop_at_least_one)
+        elif drop_share == "proportional" and burst_whole_losses and self.finite_buf:
+            self.share = BurstLosses(S, F)
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self.sw = switches(S, run.start_f, round_losses, **options)

@@ -227,6 +227,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "progress": check_progress,
     "recovery_rounds": partial(check_int, "recovery_rounds", minimum=0),
     "drop_at_least_one": partial(check_bool, "drop_at_least_one"),
+    "burst_whole_losses": partial(check_bool, "burst_whole_losses"),
     "loss_event_rule": lambda v: check_choice("loss_event_rule", v, LOSS_EVENT_RULES),
     "queue_memory": partial(check_bool, "queue_memory"),
     "late_detection": partial(check_bool, "late_detection"),

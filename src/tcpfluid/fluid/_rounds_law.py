@@ -153,9 +153,12 @@ class OverflowShare:
         self.next = [0] * groups
         self.carry = [0.0] * groups
 
-    def __call__(self, lost: FloatArray, w: FloatArray, group: int = 0) -> FloatArray:
+    def __call__(
+        self, lost: FloatArray, w: FloatArray, group: int = 0, standing: bool = False
+    ) -> FloatArray:
         """The losses of one group's flows (``lost``: their proportional shares, ``w`` their
-        windows): whole packets in turn, at most each flow's window."""
+        windows): whole packets in turn, at most each flow's window (``standing``: not
+        read, every overflow falls in turn)."""
         now = float(np.sum(lost))
         total = self.carry[group] + now
         out = np.zeros(lost.size)
@@ -176,6 +179,40 @@ class OverflowShare:
         out[turn] += 1.0
         self.next[group] = int(el[(start + extra) % m])
         return np.minimum(out, w)
+
+
+class BurstLosses:
+    """``drop_share="proportional"`` with ``burst_whole_losses``: an overflow that only the
+    round's growth burst makes (the standing backlog at the round's end below the buffer,
+    so the queue drains after the train) loses its whole packets, at least one, from as
+    many flows, those owed the most of their proportional shares (carried from overflow to
+    overflow; ties to the later flows, the last arrivals); a standing queue's overflow
+    reaches every flow with a share, as the packets' does until the flows react
+    (docs/round-model.md, "Finite buffer"). Each of ``groups`` groups of ``n`` flows keeps
+    its own shares owed."""
+
+    def __init__(self, groups: int, n: int) -> None:
+        self.owed = np.zeros((groups, n))
+        self.later = -np.arange(n)  # (the sort key that puts the later flows first)
+
+    def __call__(
+        self, lost: FloatArray, w: FloatArray, group: int = 0, standing: bool = False
+    ) -> FloatArray:
+        """The losses of one group's flows (``lost``: their proportional shares, ``w`` their
+        windows; ``standing``: the standing backlog fills the buffer)."""
+        owed, on = self.owed[group], lost > 1e-9
+        total = float(np.sum(lost))
+        whole = max(math.ceil(total - 1e-9), 1)
+        if standing or np.count_nonzero(on) <= whole:
+            owed[on] = 0.0
+            return lost
+        owed += lost
+        flows = np.flatnonzero(on)
+        hit = flows[np.lexsort((self.later[flows], -owed[flows]))[:whole]]
+        owed[hit] -= 1.0
+        out = np.zeros(lost.size)
+        out[hit] = lost[hit] * (total / float(np.sum(lost[hit])))
+        return out
 
 
 class WholeLosses:

@@ -403,7 +403,8 @@ def round_losses(
 ) -> FloatArray | None:  # fmt: skip
     """Per-flow losses of class ``c``'s round (full length, zero outside the class): its share
     of the overflow ``lost_s`` and of the other classes' overflows since its last round
-    (``drop_share``'s rule, in proportion to the windows in flight, ``others``), and RED's
+    (``drop_share``'s rule, in proportion to the windows in flight, ``others``; a growth
+    burst's overflow as whole packets, ``burst_whole_losses``), and RED's
     whole packets (docs/round-model-unequal-rtt.md)."""
     ix, S = eng.sel[c], eng.S
     if lost_s is not None and (eng.share is not None or any_of(lost_s)):
@@ -431,9 +432,12 @@ def round_losses(
             mine = grid.reshape(-1)
             if eng.share is not None:
                 F = eng.F
+                # (the standing backlog at the round's end, capped at the buffer, fills it)
+                R = eng.kernels[c].R
+                standing = R[rk.Q_1] >= R[rk.B_TCP] - 1e-9
                 for s in range(S):
                     part = slice(s * F, (s + 1) * F)
-                    mine[part] = eng.share(mine[part], w[part], s)
+                    mine[part] = eng.share(mine[part], w[part], s, bool(standing[s]))
             if eng.K == 1 and eng.red is None:
                 # one class: every flow takes its share now (nothing is pending)
                 return mine

@@ -82,6 +82,7 @@ def simulate_rounds(
     drop_share: str = DROP_SHARE,
     recovery_rounds: int = RECOVERY_ROUNDS,
     drop_at_least_one: bool = True,
+    burst_whole_losses: bool = True,
     loss_event_rule: str = "share",
     queue_memory: bool = True,
     late_detection: bool = False,
@@ -130,6 +131,10 @@ def simulate_rounds(
     drop_share
         How a round's overflow is shared (:data:`~._rounds_law.DROP_SHARES`; "Finite
         buffer"): ``"proportional"`` (default), ``"in-turn"`` or ``"growth"``.
+    burst_whole_losses
+        With ``"proportional"``: an overflow that only the round's growth burst makes (the
+        queue drains after the train) is lost as whole packets, each from one flow
+        (default ``True``); ``False``: every flow with a share takes a loss event.
     recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
     first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
         Mechanism switches for experiments, the defaults the model ("Mechanism switches").
@@ -155,8 +160,9 @@ def simulate_rounds(
 #: rules (:data:`~._rounds_inputs.OPTION_RULES`) in this order
 ENGINE_OPTIONS = (
     "ack_train", "train_runs", "whole_packets", "progress", "drop_share", "recovery_rounds",
-    "drop_at_least_one", "loss_event_rule", "queue_memory", "late_detection",
-    "first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
+    "drop_at_least_one", "burst_whole_losses", "loss_event_rule", "queue_memory",
+    "late_detection", "first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s",
+    "overflow_in_runs",
 )  # fmt: skip
 #: the keyword-only parameters of :func:`simulate_rounds` and their defaults
 DEFAULTS = {
@@ -283,7 +289,7 @@ _NOT_ASYNC = {"rounds", "n_flows", "rtt", "whole_packets"}
 SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
     "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
-    "loss_event_rule", "queue_memory", "late_detection", "first_loss_timeout",
+    "burst_whole_losses", "loss_event_rule", "queue_memory", "late_detection", "first_loss_timeout",
     "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
 )  # fmt: skip
 
