@@ -115,6 +115,7 @@ class RoundEngine:
             self.share = OverflowShare(S, drop_at_least_one)
         elif drop_share == "proportional" and burst_whole_losses and self.finite_buf:
             self.share = BurstLosses(S, F)
+        self.share_each_round = isinstance(self.share, OverflowShare)
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self.sw = switches(S, run.start_f, round_losses, **options)

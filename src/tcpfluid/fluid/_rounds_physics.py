@@ -407,7 +407,9 @@ def round_losses(
     burst's overflow as whole packets, ``burst_whole_losses``), and RED's
     whole packets (docs/round-model-unequal-rtt.md)."""
     ix, S = eng.sel[c], eng.S
-    if lost_s is not None and (eng.share is not None or any_of(lost_s)):
+    # (the losses in turn carry parts of a packet from round to round, so they are dealt
+    # at every round; the other rules only when something overflowed)
+    if lost_s is not None and (eng.share_each_round or any_of(lost_s)):
         if eng.K == 1:
             w = w1
         else:
@@ -435,7 +437,8 @@ def round_losses(
                 # (the standing backlog at the round's end, capped at the buffer, fills it)
                 R = eng.kernels[c].R
                 standing = R[rk.Q_1] >= R[rk.B_TCP] - 1e-9
-                for s in range(S):
+                dealt = range(S) if eng.share_each_round else np.flatnonzero(lost_s > 0.0)
+                for s in map(int, dealt):
                     part = slice(s * F, (s + 1) * F)
                     mine[part] = eng.share(mine[part], w[part], s, bool(standing[s]))
             if eng.K == 1 and eng.red is None:
