@@ -116,6 +116,7 @@ class RoundEngine:
         elif drop_share == "proportional" and burst_whole_losses and self.finite_buf:
             self.share = BurstLosses(S, F)
         self.share_each_round = isinstance(self.share, OverflowShare)
+        self.burst = self.share if isinstance(self.share, BurstLosses) else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self.sw = switches(S, run.start_f, round_losses, **options)

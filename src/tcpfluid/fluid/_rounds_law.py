@@ -200,18 +200,33 @@ class BurstLosses:
     ) -> FloatArray:
         """The losses of one group's flows (``lost``: their proportional shares, ``w`` their
         windows; ``standing``: the standing backlog fills the buffer)."""
-        owed, on = self.owed[group], lost > 1e-9
-        total = float(np.sum(lost))
-        whole = max(math.ceil(total - 1e-9), 1)
-        if standing or np.count_nonzero(on) <= whole:
-            owed[on] = 0.0
-            return lost
-        owed += lost
-        flows = np.flatnonzero(on)
-        hit = flows[np.lexsort((self.later[flows], -owed[flows]))[:whole]]
-        owed[hit] -= 1.0
-        out = np.zeros(lost.size)
-        out[hit] = lost[hit] * (total / float(np.sum(lost[hit])))
+        return self.deal(lost[None, :], np.array([group]), np.array([standing]))[0]
+
+    def deal(self, lost: FloatArray, groups: Any, standing: Any) -> FloatArray:
+        """:meth:`__call__` for the groups ``groups`` at once (``lost``: one row of shares
+        per group; ``standing``: one flag per group)."""
+        owed = self.owed[groups]
+        on = lost > 1e-9
+        total = lost.sum(axis=1)
+        whole = np.maximum(np.ceil(total - 1e-9), 1.0)
+        keep = standing | (on.sum(axis=1) <= whole)
+        out = lost.copy()
+        owed[keep] = np.where(on[keep], 0.0, owed[keep])
+        burst = ~keep
+        if burst.any():
+            ob, lb, onb = owed[burst] + lost[burst], lost[burst], on[burst]
+            # each row's flows by the share owed (the most first), ties to the later flows;
+            # the flows without a share last
+            later = np.broadcast_to(self.later, ob.shape)
+            order = np.lexsort((later, np.where(onb, -ob, np.inf)), axis=-1)
+            rank = np.empty_like(order)
+            np.put_along_axis(rank, order, np.arange(ob.shape[1])[None, :], axis=-1)
+            hit = rank < whole[burst][:, None]
+            ob -= hit
+            part = np.where(hit, lb, 0.0).sum(axis=1)
+            out[burst] = np.where(hit, lb * (total[burst] / part)[:, None], 0.0)
+            owed[burst] = ob
+        self.owed[groups] = owed
         return out
 
 

@@ -437,10 +437,14 @@ def round_losses(
                 # (the standing backlog at the round's end, capped at the buffer, fills it)
                 R = eng.kernels[c].R
                 standing = R[rk.Q_1] >= R[rk.B_TCP] - 1e-9
-                dealt = range(S) if eng.share_each_round else np.flatnonzero(lost_s > 0.0)
-                for s in map(int, dealt):
-                    part = slice(s * F, (s + 1) * F)
-                    mine[part] = eng.share(mine[part], w[part], s, bool(standing[s]))
+                if eng.share_each_round:
+                    for s in range(S):
+                        part = slice(s * F, (s + 1) * F)
+                        mine[part] = eng.share(mine[part], w[part], s, bool(standing[s]))
+                elif eng.burst is not None:  # (the scenarios that lost, at once)
+                    rows = np.flatnonzero(lost_s > 0.0)
+                    grid = mine.reshape(S, F)
+                    grid[rows] = eng.burst.deal(grid[rows], rows, standing[rows])
             if eng.K == 1 and eng.red is None:
                 # one class: every flow takes its share now (nothing is pending)
                 return mine
