@@ -352,15 +352,16 @@ def engine_options(case: Case, eng: str) -> tuple[str, dict[str, Any]]:
 
 
 def ns2_senders(scenario: Scenario) -> tuple[str, ...]:
-    """Each flow's ``fast_recovery`` that ns-2.35's agent for its law recovers with:
-    ``"newreno"`` for Reno (``Agent/TCP/Newreno``), ``"ns2-vegas"`` for Vegas; a
-    ``ValueError`` naming a law ns-2.35 has no agent for."""
-    senders = {"reno": "newreno", "vegas": "ns2-vegas"}
+    """Each flow's ``fast_recovery`` that ns-2.35's agent for its law recovers with, the
+    first the driver lists for the law (``ns2_referee.LAW_RECOVERIES``: ``"newreno"`` for
+    Reno, the packet simulator's default; ``"ns2-vegas"`` for Vegas); a ``ValueError``
+    naming a law ns-2.35 has no agent for."""
+    recoveries = _ns2_referee().LAW_RECOVERIES
     out = []
     for f in scenario.flows:
-        if f.algorithm not in senders:
+        if f.algorithm not in recoveries:
             raise ValueError(f"ns-2.35 has no agent for {f.algorithm!r}")
-        out.append(senders[f.algorithm])
+        out.append(recoveries[f.algorithm][0])
     return tuple(out)
 
 
@@ -415,7 +416,8 @@ def _ns2_runs(case: Case, out: dict[str, Any], first: dict[str, Any] | None) -> 
         out["engines"][NS2_PACKET] = first
     else:
         t0 = time.process_time()
-        res = tcpfluid.simulate(case.scenario, PACKET, seed=case.seed, fast_recovery=senders)
+        name, opts = engine_options(case, PACKET)
+        res = tcpfluid.simulate(case.scenario, name, **opts, fast_recovery=senders)
         out["engines"][NS2_PACKET] = {"status": "ok", "values": _values(res)}
         out["engines"][NS2_PACKET]["cpu_s"] = time.process_time() - t0
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -153,12 +153,9 @@ class OverflowShare:
         self.next = [0] * groups
         self.carry = [0.0] * groups
 
-    def __call__(
-        self, lost: FloatArray, w: FloatArray, group: int = 0, standing: bool = False
-    ) -> FloatArray:
+    def __call__(self, lost: FloatArray, w: FloatArray, group: int = 0) -> FloatArray:
         """The losses of one group's flows (``lost``: their proportional shares, ``w`` their
-        windows): whole packets in turn, at most each flow's window (``standing``: not
-        read, every overflow falls in turn)."""
+        windows): whole packets in turn, at most each flow's window."""
         now = float(np.sum(lost))
         total = self.carry[group] + now
         out = np.zeros(lost.size)

@@ -434,17 +434,17 @@ def round_losses(
             mine = grid.reshape(-1)
             if eng.share is not None:
                 F = eng.F
-                # (the standing backlog at the round's end, capped at the buffer, fills it)
-                R = eng.kernels[c].R
-                standing = R[rk.Q_1] >= R[rk.B_TCP] - 1e-9
-                if eng.share_each_round:
-                    for s in range(S):
-                        part = slice(s * F, (s + 1) * F)
-                        mine[part] = eng.share(mine[part], w[part], s, bool(standing[s]))
-                elif eng.burst is not None:  # (the scenarios that lost, at once)
+                if eng.burst is not None:  # (the scenarios that lost, at once)
+                    # (the standing backlog at the round's end, capped at the buffer, fills it)
+                    R = eng.kernels[c].R
+                    standing = R[rk.Q_1] >= R[rk.B_TCP] - 1e-9
                     rows = np.flatnonzero(lost_s > 0.0)
                     grid = mine.reshape(S, F)
                     grid[rows] = eng.burst.deal(grid[rows], rows, standing[rows])
+                else:
+                    for s in range(S):
+                        part = slice(s * F, (s + 1) * F)
+                        mine[part] = eng.share(mine[part], w[part], s)
             if eng.K == 1 and eng.red is None:
                 # one class: every flow takes its share now (nothing is pending)
                 return mine
