@@ -427,11 +427,10 @@ def packet_goodput(scenario: Any, window_s: tuple[float, float], **options: Any)
     import numpy as np
 
     from tcpfluid import simulate
-    from tcpfluid.report._common import delivered_pkts
 
     res = simulate(scenario, "packet", **options)
     t = np.asarray(res.time_s, dtype=np.float64)
-    dl = delivered_pkts(res)
+    dl = res.delivered_pkts()
     a = np.array([np.interp(window_s[0], t, row) for row in dl])
     b = np.array([np.interp(window_s[1], t, row) for row in dl])
     return [float(x) for x in (b - a) / (window_s[1] - window_s[0])]

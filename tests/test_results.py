@@ -118,3 +118,16 @@ def test_a_round_log_column_of_another_length_than_time_s_is_refused(column: str
     cols[column] = np.ones(2, dtype=np.int8 if column == "phase" else np.float64)
     with pytest.raises(ValueError, match=rf"column {column} has 2 values; expected 3"):
         RoundLog(t, **cols)
+
+
+@pytest.mark.parametrize("engine", ["packet", "ode"])
+def test_delivered_packets_end_at_each_flows_summary_throughput(engine: str) -> None:
+    """The delivered-packet curves (the packets' goodput integrated over the sample
+    intervals; the ODE's own count) end at what the summary's throughputs, computed from
+    the engine's run totals, give over the run: flows active for all 20 s."""
+    sc = build_scenario("qv-different-rtt", duration=20.0, flows_per_group=1, algorithm="vegas")
+    res = tcpfluid.simulate(sc, engine)
+    dl = res.delivered_pkts()
+    assert dl.shape == res.window_pkts.shape
+    assert np.all(np.diff(dl, axis=1) >= 0.0)
+    np.testing.assert_allclose(dl[:, -1], np.asarray(res.summary.throughput_pps) * 20.0, rtol=1e-9)

@@ -45,7 +45,7 @@ from tcpfluid.algorithms.vegas import Vegas
 from tcpfluid.engines import simulate
 from tcpfluid.published import published
 from tcpfluid.report import TOLERANCES
-from tcpfluid.report._common import delivered_pkts, mean_rate_since
+from tcpfluid.report._common import mean_rate_since
 from tcpfluid.report._sec_tcp_ho_tables import ho_table_run
 from tcpfluid.report._thesis_ns2 import ns2_packet_options
 from tcpfluid.scenarios import build_scenario
@@ -158,7 +158,7 @@ def _syn_late_means(mix: str) -> tuple[float, float]:
     d = float(sc.base_rtt_s(sc.flows[0]))
     flows = [dataclasses.replace(f, start_s=d) if f.algorithm == "reno" else f for f in sc.flows]
     res = simulate(dataclasses.replace(sc, flows=tuple(flows)), "packet")
-    thr = mean_rate_since(np.asarray(res.time_s), delivered_pkts(res), HO_MEASURE_FROM_S)
+    thr = mean_rate_since(np.asarray(res.time_s), res.delivered_pkts(), HO_MEASURE_FROM_S)
     algs = [f.algorithm for f in sc.flows]
     return tuple(  # type: ignore[return-value]
         float(np.mean([x for x, a in zip(thr, algs, strict=True) if a == g])) * 8.0

@@ -449,6 +449,17 @@ class Result:
             f"got {link!r}"
         )
 
+    def delivered_pkts(self) -> FloatArray:
+        """Each flow's delivered packets since the run's start, on the samples ``time_s``,
+        shape ``(F, T)``: the engine's own count where it records one (``series
+        ["delivered_pkts"]``: the ODE's rates count lost packets too), else
+        :attr:`throughput_pps` integrated over the sample intervals."""
+        if "delivered_pkts" in self.series:
+            return np.asarray(self.series["delivered_pkts"], dtype=np.float64)
+        from .fairness.trains import delivered_pkts
+
+        return delivered_pkts(self.time_s, self.throughput_pps)
+
     @property
     def success(self) -> bool:
         """True when the whole run was computed (``status == 0``)."""

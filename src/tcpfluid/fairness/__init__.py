@@ -204,7 +204,7 @@ def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
     """Cumulative delivered packets per flow of a packet run (a ``Result`` or the
     simulator's own result)."""
     if isinstance(result, Result):
-        return result.time_s, delivered_pkts(result.time_s, result.throughput_pps)
+        return result.time_s, result.delivered_pkts()
     t = np.asarray(result.t_s, dtype=np.float64)
     return t, delivered_pkts(t, np.vstack([f.goodput_pps for f in result.flows]))
 

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..fairness import trains
 from ..published import published
 from ..scenarios import build_scenario
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose, texts
@@ -241,14 +240,6 @@ def mean_rate_since(t: ArrayLike, delivered: ArrayLike, start_s: float) -> NDArr
     dl = np.asarray(delivered, dtype=np.float64)
     at_start = np.array([np.interp(start_s, ta, row) for row in dl])
     return (dl[:, -1] - at_start) / (float(ta[-1]) - start_s)
-
-
-def delivered_pkts(res: Any) -> NDArray[np.float64]:
-    """Each flow's delivered packets at a result's ``time_s``: the engine's own count where
-    it keeps one (the ODE's rates count lost packets too), else the goodputs integrated."""
-    if "delivered_pkts" in res.series:
-        return np.asarray(res.series["delivered_pkts"], dtype=np.float64)
-    return trains.delivered_pkts(np.asarray(res.time_s, dtype=np.float64), res.throughput_pps)
 
 
 def smaller_share(jain: float) -> float:

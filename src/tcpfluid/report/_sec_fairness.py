@@ -25,7 +25,6 @@ from ._common import (
     CaseSection,
     Runs,
     column_series,
-    delivered_pkts,
     doc,
     engine_cells,
     mean_rate_since,
@@ -100,7 +99,9 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     except ValueError as exc:  # the round model refuses the configuration
         out["rounds_error"] = str(exc)
     else:
-        out["rounds_jain"] = float(jain_index(mean_rate_since(rm.time_s, delivered_pkts(rm), 10.0)))
+        out["rounds_jain"] = float(
+            jain_index(mean_rate_since(rm.time_s, rm.delivered_pkts(), 10.0))
+        )
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if not r.success:
         return {**out, "ode_error": r.message}

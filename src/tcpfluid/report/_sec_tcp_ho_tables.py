@@ -25,7 +25,6 @@ from ._common import (
     ENGINES,
     NO_FIGURE_VALUES,
     CaseSection,
-    delivered_pkts,
     doc,
     engine_runs_cells,
     err_na,
@@ -81,7 +80,7 @@ def ho_table_run(
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
-    dl = delivered_pkts(res)
+    dl = res.delivered_pkts()
     thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
@@ -308,7 +307,7 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
-    dl = delivered_pkts(res)[0]
+    dl = res.delivered_pkts()[0]
     bits = 8.0 * sc.packet_size_bytes
     end = sc.duration_s
     if res.rounds:  # the window each round's decision saw (the packet simulator's log)

@@ -22,7 +22,6 @@ from ._common import (
     TWO_FLOW_SHARE,
     CaseSection,
     Runs,
-    delivered_pkts,
     doc,
     engine_cells,
     engine_runs_cells,
@@ -203,7 +202,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     if not res.success:
         return {"error": res.message}
     # goodput: the packets delivered in order to the receiver (retransmissions counted once)
-    g = mean_rate_since(res.time_s, delivered_pkts(res), RENO_FROM_S).tolist()
+    g = mean_rate_since(res.time_s, res.delivered_pkts(), RENO_FROM_S).tolist()
     out = {"goodput_bps": [x * bits for x in g], "jain": float(jain_index(g))}
     if not packets:
         return {**out, "max_window_pkts": float(np.max(np.asarray(res.window_pkts)))}
