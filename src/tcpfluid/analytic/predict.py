@@ -183,21 +183,7 @@ def predict(
     band = equilibrium_band(bdp, a, b, what="predict")
     check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
     start = ex.exit_window_pkts
-    if algorithm == "quick-vegas":
-        target = bdp + (a + b) / 2.0
-        if start > target:
-            settled, ca_rounds = _settle_from_above(algorithm, start, bdp, a, b)
-        else:
-            settled = target
-            ca_rounds = math.ceil(
-                float(rounds_to_equilibrium("quick-vegas", start, target / start, beta=b)) - 1e-9
-            )
-    elif start > bdp + b:
-        settled, ca_rounds = _settle_from_above(algorithm, start, bdp, a, b)
-    else:
-        target = bdp + a
-        settled = max(target, start)
-        ca_rounds = max(math.ceil(target - start - 1e-9), 0)
+    settled, ca_rounds = _approach(algorithm, start, bdp, a, b)
     check_in_band(settled, band, what="predict")
     total = ex.exit_round + ca_rounds
     if not math.isfinite(total * d):
@@ -241,6 +227,23 @@ def predict(
         time_to_equilibrium_route=route,
         note=note,
     )
+
+
+def _approach(algorithm: str, start: float, bdp: float, a: float, b: float) -> tuple[float, int]:
+    """The window a Vegas-family flow settles at from its congestion-avoidance start
+    ``start`` and the rounds it takes to get there (α, β: its thresholds)."""
+    if algorithm == "quick-vegas":
+        target = bdp + (a + b) / 2.0
+        if start > target:
+            return _settle_from_above(algorithm, start, bdp, a, b)
+        ratio = target / start
+        return target, math.ceil(
+            float(rounds_to_equilibrium("quick-vegas", start, ratio, beta=b)) - 1e-9
+        )
+    if start > bdp + b:
+        return _settle_from_above(algorithm, start, bdp, a, b)
+    target = bdp + a
+    return max(target, start), max(math.ceil(target - start - 1e-9), 0)
 
 
 def _tcp_ho_prediction(path: Path, model: str, round_map: bool) -> Prediction:
