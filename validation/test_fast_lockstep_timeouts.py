@@ -31,26 +31,25 @@ import pytest
 from tcpfluid.algorithms import LOSS_TIMEOUT
 from tcpfluid.engines import simulate
 from tcpfluid.results import Result
-from tcpfluid.scenarios import Scenario, rtt_dumbbell
+from tcpfluid.scenarios import rtt_dumbbell
 
-RATE_BPS = 5.156e6
-RTT_S = 0.015635
-BUFFER_PKTS = 83.0
+#: hold-out seed 88's scenario 39 up to its leave (module docstring)
+DUMBBELL: dict[str, Any] = {
+    "rate_bps": 5.156e6,
+    "rtts_s": [0.015635] * 3,
+    "laws": ["fast"] * 3,
+    "duration_s": 30.0,
+    "buffer_pkts": 83.0,
+}
 #: the hold-out benchmark's utilization tolerance (benchmarks/holdout.py): 10 % of the packets'
 TOL = 0.10
 #: two loss events of different flows this close are one overflow's, s (an eighth of the RTT)
 TOGETHER_S = 0.002
 
 
-def _scenario() -> Scenario:
-    return rtt_dumbbell(
-        RATE_BPS, [RTT_S] * 3, ["fast"] * 3, duration_s=30.0, buffer_pkts=BUFFER_PKTS
-    )
-
-
 @cache
 def _run(engine: str, **options: Any) -> Result:
-    return simulate(_scenario(), engine, **options)
+    return simulate(rtt_dumbbell(**DUMBBELL), engine, **options)
 
 
 def _together(times: list[np.ndarray]) -> float:
