@@ -35,7 +35,7 @@ class Rounds(Engine):
         The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
     recovery_rounds, drop_at_least_one, burst_whole_losses, loss_event_rule, queue_memory,
     late_detection, first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s,
-    overflow_in_runs
+    overflow_in_runs, hole_timeouts
         Mechanism switches for experiments (:func:`tcpfluid.fluid.simulate_rounds`;
         docs/round-model.md, "Mechanism switches"); the defaults are the model.
     record_interval_s, record
@@ -74,6 +74,7 @@ class Rounds(Engine):
     joiner_first_loss_pkts: float = math.inf
     joiner_base_rtt_s: float | None = None
     overflow_in_runs: bool = False
+    hole_timeouts: bool = False
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .._queueing_kernel import red_probability
 from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..algorithms.base import SLOW_START
 from ._rounds_kernel import _mx
-from ._rounds_physics import backed_off, place_offset
+from ._rounds_physics import backed_off, holes_outlast_timer, place_offset, sender_rto
 
 # per-flow float state: columns of the (F, N_FLOW_ROWS) array ``ff`` (each flow's fields
 # side by side)
@@ -1055,10 +1055,10 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
         to = lost > frac * w
         return to, to and behind, burst, 0.0, srtt
     spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
-    rto = _np_max(min_rto, srtt + 2.0 * spread)
+    rto = sender_rto(srtt, spread, min_rto)
     if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
         rto = _np_max(rto, initial_rto)
-    to = (not behind) or ((lost - 1.0) * srtt > rto)
+    to = holes_outlast_timer(w, lost, srtt, rto, dupacks)
     s = rto if to else 0.0
     # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data brings a
     # fresh estimate (the packet sender's backoff, up to its maximum)

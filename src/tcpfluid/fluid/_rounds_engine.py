@@ -119,7 +119,7 @@ class RoundEngine:
         self.burst = self.share if isinstance(self.share, BurstLosses) else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
-        self.sw = switches(S, run.start_f, round_losses, **options)
+        self.sw = switches(S, run.start_f, round_losses, law=law, **options)
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -562,7 +562,7 @@ class RoundEngine:
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
             run.frac, counts, self.losses, None, self.recovering, None, self.sw.events,
-            self.sw.recovery_rounds, self.sw.late, self.sw.first,
+            self.sw.recovery_rounds, self.sw.late, self.sw.first, self.sw.holes,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

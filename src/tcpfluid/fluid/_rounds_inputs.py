@@ -234,6 +234,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "first_loss_timeout": partial(check_bool, "first_loss_timeout"),
     "joiner_first_loss_pkts": partial(check_positive, "joiner_first_loss_pkts", allow_inf=True),
     "overflow_in_runs": partial(check_bool, "overflow_in_runs"),
+    "hole_timeouts": partial(check_bool, "hole_timeouts"),
     "joiner_base_rtt_s": lambda v: None if v is None else check_positive("joiner_base_rtt_s", v),
 }
 

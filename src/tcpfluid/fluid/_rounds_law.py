@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ._rounds_kernel import rule
-from ._rounds_physics import OverflowInRuns, all_of, any_of
+from ._rounds_physics import HoleTimeouts, OverflowInRuns, all_of, any_of
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -37,16 +37,18 @@ def _react_to_losses(
     cap: FloatArray,
     burst: NDArray[np.bool_] | None = None,
     own: bool = False,
+    timer: NDArray[np.bool_] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The loss reactions of the flows ``hit``: a timeout when a flow lost more than ``frac``
-    of its window, else a fast retransmit (the ``LOSS_BURST*`` kinds for the flows
-    ``burst``); the reaction replaces the round's action (in place when ``own``)."""
+    of its window or ``timer`` (per flow) says so, else a fast retransmit (the ``LOSS_BURST*``
+    kinds for the flows ``burst``); the reaction replaces the round's action (``own``: in place)."""
     flows = np.flatnonzero(hit)
     # every flow hit: no gathers, and the reaction's windows are the action (a law whose
     # loss reaction is its compiled rule gives a new array and only reads ``cwnd``)
     every = flows.size == hit.size and _runs_rule(type(law), "on_loss", "_loss_rule")
     w_hit = w1 if every else w1[flows]
     timeout = (lost if every else lost[flows]) > frac * w_hit
+    timeout |= False if timer is None else (timer if every else timer[flows])
     b = burst[flows] if burst is not None else None
     groups = []
     for to, bu in itertools.product((True, False), (False, True)):
@@ -356,15 +358,17 @@ class Switches:
     first: FirstLoss | None
     pin: FloatArray | None
     round_losses: Callable[..., Any]
+    holes: HoleTimeouts | None
 
 
 def switches(
     S: int, start_f: FloatArray, round_losses: Callable[..., Any], *, recovery_rounds: int,
     loss_event_rule: str, queue_memory: bool, late_detection: bool, first_loss_timeout: bool,
     joiner_first_loss_pkts: float, joiner_base_rtt_s: float | None, overflow_in_runs: bool,
+    hole_timeouts: bool, law: ControlLaw,
 ) -> Switches:  # fmt: skip
     """The :class:`Switches` for S scenarios of the flows starting at ``start_f`` (the
-    joiners: ``start_f > 0``); the round losses ``round_losses``, or
+    joiners: ``start_f > 0``) of ``law``; the round losses ``round_losses``, or
     :class:`~._rounds_physics.OverflowInRuns`."""
     n = S * start_f.size
     if overflow_in_runs and S > 1:
@@ -384,6 +388,7 @@ def switches(
         first,
         None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan),
         OverflowInRuns(n) if overflow_in_runs else round_losses,
+        HoleTimeouts.of(law, n) if hole_timeouts else None,
     )
 
 
@@ -414,12 +419,13 @@ def decide(
     recovery_rounds: int = RECOVERY_ROUNDS,
     late: LateDetection | None = None,
     first: FirstLoss | None = None,
+    holes: HoleTimeouts | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap), replaced
     by the loss reaction for the flows that lost packets; their loss events counted in
     ``losses`` where ``counts``. ``recovering`` (in place): the rounds left of each flow's
     loss episode, in which losses start no new event; ``rule``: the law's bound decision,
-    called instead of ``law.on_round``; ``events``, ``late``, ``first``: the switches."""
+    called instead of ``law.on_round``; ``events``, ``late``, ``first``, ``holes``: switches."""
     if late is not None:
         lost = late(lost, active, recovering)
     action: RoundAction = law.on_round(state, sample) if rule is None else rule()
@@ -436,7 +442,8 @@ def decide(
             recovering[hit] = recovery_rounds
     if hit is not None and any_of(hit):
         assert lost is not None
-        rest = (frac, cwnd0, incr, cap, burst, rule is not None)
+        timer = None if holes is None else holes(lost, w1, sample)
+        rest = (frac, cwnd0, incr, cap, burst, rule is not None, timer)
         if first is None:
             cwnd0, incr, cap = _react_to_losses(law, state, hit, lost, w1, *rest)
         else:
@@ -576,7 +583,7 @@ def decide_alone(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
         eng.run.frac, counting, losses, None if burst is None else burst[ix], recovering, rule,
         sw.events, sw.recovery_rounds, None if sw.late is None else sw.late.view(ix),
-        None if sw.first is None else sw.first.view(ix),
+        None if sw.first is None else sw.first.view(ix), sw.holes and sw.holes.view(ix),
     )  # fmt: skip
     # (the bound rule writes the views in place: only a loss reaction or a law's
     # ``on_round`` may replace an array or add a key)

@@ -14,6 +14,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .. import _numba_cache
 from ..algorithms._jit import JIT_OPTIONS as _JIT
+from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.mixed import MixedLaw
 from ..scenarios.reduction import same_clock
 from . import _rounds_kernel as rk
 from ._rounds_kernel import BACKLOG, RED_P
@@ -255,6 +257,11 @@ MAX_RTO_S = 60.0
 #: the retransmission timer before the first RTT sample, s (RFC 6298 §2.1; the packet
 #: simulator's default ``initial_rto_s``)
 INITIAL_RTO_S = 1.0
+#: the retransmission timer's floor, s (ns-2's ``minrto_``; the packet simulator's default
+#: ``min_rto_s``, the hybrid model's)
+MIN_RTO_S = 0.2
+#: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
+DUPACK_THRESHOLD = 3
 
 
 def start_lockout(
@@ -278,6 +285,56 @@ def backed_off(rto_s, floor_s, max_rto_s):  # type: ignore[no-untyped-def]
     m = 2.0 * rto_s
     m = floor_s if (floor_s >= m or floor_s != floor_s) else m
     return m if (m <= max_rto_s or m != m) else max_rto_s
+
+
+@njit(inline="always", **_JIT)
+def sender_rto(srtt_s, spread_s, floor_s):  # type: ignore[no-untyped-def]
+    """A packet sender's retransmission timer from its RTT ``srtt_s`` and the spread of its
+    round's RTT samples ``spread_s`` (RFC 6298's SRTT + 4 RTTVAR, RTTVAR taken as half the
+    spread), at least ``floor_s`` (ns-2's ``minrto_``); scalars or arrays (a NaN wins).
+    Both engines' timer at a loss event: :func:`holes_outlast_timer`."""
+    return np.maximum(floor_s, srtt_s + 2.0 * spread_s)
+
+
+@njit(inline="always", **_JIT)
+def holes_outlast_timer(window_pkts, lost_pkts, srtt_s, rto_s, dupacks):  # type: ignore[no-untyped-def]
+    """Whether a loss event of ``lost_pkts`` holes in a window of ``window_pkts`` ends in a
+    retransmission timeout at a NewReno sender: fewer than ``dupacks`` packets behind the
+    holes to bring the duplicate ACKs, or the repair of one hole per RTT outlasting the
+    timer, ``(lost − 1) srtt > rto`` (RFC 6582's "impatient" timer, restarted at the first
+    partial ACK only); scalars or arrays. The packet sender's rule in both fluid engines
+    (docs/ode-model.md, "Losses as a sender sees them"; docs/round-model.md, "Finite
+    buffer")."""
+    return (window_pkts - lost_pkts < dupacks) | ((lost_pkts - 1.0) * srtt_s > rto_s)
+
+
+class HoleTimeouts:
+    """The round model's ``hole_timeouts=True``: a loss event ends in a timeout where the
+    packet sender's NewReno recovery does (:func:`holes_outlast_timer`, the timer from the
+    round's RTT samples, :func:`sender_rto`, at least :data:`MIN_RTO_S`), with ``dupacks``
+    per flow: 1 for a law with Vegas's fine-grained check, else 3, as the packet
+    simulator's senders (docs/round-model.md, "Mechanism switches")."""
+
+    def __init__(self, dupacks: FloatArray) -> None:
+        self.dupacks = dupacks
+
+    @classmethod
+    def of(cls, law: ControlLaw, n: int) -> HoleTimeouts:
+        """The rule for the ``n`` flows of ``law`` (its flows tiled over the scenarios)."""
+        laws = law.laws if isinstance(law, MixedLaw) else (law,)
+        which = law.which if isinstance(law, MixedLaw) else np.zeros(1, dtype=np.intp)
+        fine = np.array([getattr(lw, "sender", ControlLaw.sender).fine_retransmit for lw in laws])
+        return cls(np.resize(np.where(fine[which], 1.0, float(DUPACK_THRESHOLD)), n))
+
+    def view(self, ix: slice) -> HoleTimeouts:
+        """The rule for the flows ``ix``."""
+        return HoleTimeouts(self.dupacks[ix])
+
+    def __call__(self, lost: FloatArray, w1: FloatArray, sample: RoundSample) -> NDArray[np.bool_]:
+        """Per flow: whether its losses ``lost`` in its window ``w1`` end in a timeout."""
+        srtt = np.asarray(sample.rtt_mean, dtype=np.float64)
+        rto = sender_rto(srtt, np.asarray(sample.rtt_max) - sample.rtt_min, MIN_RTO_S)
+        return (lost > 1e-9) & holes_outlast_timer(w1, lost, srtt, rto, self.dupacks)
 
 
 def timer_retransmissions(

@@ -41,7 +41,7 @@ from ._hybrid_inputs import (
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
-from ._rounds_physics import INITIAL_RTO_S, MAX_RTO_S, placed_flows
+from ._rounds_physics import DUPACK_THRESHOLD, INITIAL_RTO_S, MAX_RTO_S, placed_flows
 
 __all__ = [
     "DROP_SHARES",
@@ -288,10 +288,6 @@ def _collect(
             queue_area_from_pkt_s=float(g[K.G_QAREA_MARK]),
         ),
     )
-
-
-#: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
-DUPACK_THRESHOLD = 3
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:

@@ -90,6 +90,7 @@ def simulate_rounds(
     joiner_first_loss_pkts: float = math.inf,
     joiner_base_rtt_s: float | None = None,
     overflow_in_runs: bool = False,
+    hole_timeouts: bool = False,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths (docs/round-model.md).
 
@@ -136,7 +137,8 @@ def simulate_rounds(
         queue drains after the train) is lost as whole packets, each from one flow
         (default ``True``); ``False``: every flow with a share takes a loss event.
     recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
-    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
+    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs,
+    hole_timeouts
         Mechanism switches for experiments, the defaults the model ("Mechanism switches").
 
     Returns
@@ -162,7 +164,7 @@ ENGINE_OPTIONS = (
     "ack_train", "train_runs", "whole_packets", "progress", "drop_share", "recovery_rounds",
     "drop_at_least_one", "burst_whole_losses", "loss_event_rule", "queue_memory",
     "late_detection", "first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s",
-    "overflow_in_runs",
+    "overflow_in_runs", "hole_timeouts",
 )  # fmt: skip
 #: the keyword-only parameters of :func:`simulate_rounds` and their defaults
 DEFAULTS = {
@@ -290,7 +292,7 @@ SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
     "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
     "burst_whole_losses", "loss_event_rule", "queue_memory", "late_detection", "first_loss_timeout",
-    "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
+    "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs", "hole_timeouts",
 )  # fmt: skip
 
 
