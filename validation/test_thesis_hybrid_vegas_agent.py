@@ -9,11 +9,12 @@ flows recover as NewReno, one change from the report's packet run of the section
 
 With ns-2's agent the packets' Vegas flows time out about a third of their loss events
 (1-s timer floor) and take less than the Reno flows beside them; the hybrid's, with
-NewReno's rule, time out almost never and take about twice as much. With the Vegas flows
-on NewReno the packets' Vegas means and the spreads the agent sets (Vegas-1_3's mix,
-Vegas-3 alone) are the hybrid's within the report's tolerances. The Reno flows' means move
-towards the hybrid's too (packets 306 → 219 kb/s beside Vegas-3, hybrid 189) but stay 16 %
-above it: the rest is the hybrid's own (docs/ode-model.md, "RED on many flows").
+NewReno's rule, time out almost never and take a third more (385 against 290 kb/s beside
+Reno). With the Vegas flows on NewReno the packets' Vegas means and Vegas-3's spread alone
+(which the agent sets) are the hybrid's within the report's tolerances, and so are the
+Reno flows' means (packets 306 → 219 kb/s beside Vegas-3, hybrid 228), which stayed 16 %
+above the hybrid's until RED's fractions of packets were dithered
+(``test_thesis_hybrid_red_dither.py``).
 """
 
 from __future__ import annotations
@@ -60,10 +61,11 @@ def test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as
     thr = TOLERANCES["throughput"]  # ±10 %
     spr = TOLERANCES["share spread"]  # ±0.10
     # (law, Vegas %, the cells the agent moves): the Vegas-3 mix's spread is the packets'
-    # under either recovery (0.334 and 0.333), so it is not one of them
+    # under either recovery (0.334 and 0.333), so it is not one of them; the Vegas-1_3
+    # mix's (agent 0.221, NewReno 0.351) the hybrid's 0.254 is within 0.10 of both
     cases = (
         ("vegas-3", 50, ("vegas",)),
-        ("vegas-1_3", 50, ("vegas", "spread")),
+        ("vegas-1_3", 50, ("vegas",)),
         ("vegas-3", 100, ("spread",)),
     )
     for law, pct, keys in cases:
@@ -76,6 +78,7 @@ def test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as
             assert not tol.passes(ode[k], agent[k]), (law, pct, k, ode[k], agent[k])
             assert tol.passes(ode[k], newreno[k]), (law, pct, k, ode[k], newreno[k])
         if "reno" in ode:
-            # the Reno means close most of the gap, not all of it (measured 189 against
-            # 306 → 219 kb/s beside Vegas-3, 184 against 294 → 213 beside Vegas-1_3)
-            assert abs(newreno["reno"] - ode["reno"]) < 0.5 * abs(agent["reno"] - ode["reno"])
+            # the Reno means too (measured 228 against 306 → 219 kb/s beside Vegas-3, 234
+            # against 294 → 213 beside Vegas-1_3)
+            assert not thr.passes(ode["reno"], agent["reno"]), (law, pct, ode, agent)
+            assert thr.passes(ode["reno"], newreno["reno"]), (law, pct, ode, newreno)

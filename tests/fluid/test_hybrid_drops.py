@@ -276,3 +276,30 @@ def test_with_the_growth_share_a_fraction_carried_to_the_next_overflow_desynchro
     assert abs(prop.utilization - pk.utilization) < 0.02
     assert np.all(np.asarray(gro.losses) < 0.85 * np.asarray(pk.losses))
     assert gro.utilization > pk.utilization + 0.03
+
+
+def test_a_dithered_loss_event_before_a_whole_packet_keeps_the_shortfall_as_a_debt() -> None:
+    """Behind RED (``red_losses="dithered"``) a flow's loss event may come before it has
+    lost a whole packet: the shortfall is a debt its next drops pay first, and its next
+    event needs its next threshold, Roberts's R2 sequence by hand: 1 - frac(n * 0.75487...
+    + j * 0.56984...). With ``"whole"`` the count starts again from 0 and the threshold
+    stays one packet."""
+    from tcpfluid.fluid import _hybrid_kernel as K
+
+    ff = np.zeros((2, K.N_FLOW_ROWS))
+    ff[:, K.F_DITHER] = (1.0, 0.0)
+    ff[:, K.F_LOSS_AT] = (K.loss_threshold(0, 0.0), 1.0)
+    assert ff[0, K.F_LOSS_AT] == 1.0  # flow 0's first threshold: 1 - frac(0)
+    ff[:, K.F_LOST] = 0.3
+    for j in (0, 1):
+        K._loss_apply_one(ff, j, 1.0, 10.0, 0.0, 0.1)
+    assert ff[0, K.F_LOST] == pytest.approx(-0.7)  # 0.3 lost, a whole packet's event
+    assert ff[0, K.F_LOSS_AT] == pytest.approx(1.0 - 0.7548776662466927)  # n = 1, j = 0
+    assert (ff[1, K.F_LOST], ff[1, K.F_LOSS_AT]) == (0.0, 1.0)
+    # an event of more than a whole packet leaves no debt; flow 1's second threshold
+    ff[:, K.F_DITHER] = 1.0
+    ff[:, K.F_LOST] = 2.5
+    K._loss_apply_one(ff, 1, 2.0, 10.0, 0.0, 0.1)
+    assert ff[1, K.F_LOST] == 0.0
+    # n = 1, j = 1: 1 - frac(0.75488 + 0.56984) = 2 - 0.75488 - 0.56984
+    assert ff[1, K.F_LOSS_AT] == pytest.approx(2.0 - 0.7548776662466927 - 0.5698402909980532)

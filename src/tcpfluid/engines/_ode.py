@@ -98,7 +98,7 @@ class Hybrid(Engine):
     ----------
     rtt_sample, drop_share, whole_packets, dt_s
         :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s readings and time step.
-    hold_drops, boundary_ack_next_round, min_rto_s, timeout_loss_fraction
+    hold_drops, boundary_ack_next_round, red_losses, min_rto_s, timeout_loss_fraction
         :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s loss options.
     measure_from_s
         Start of the time over which throughputs and utilization are averaged, s.
@@ -131,6 +131,7 @@ class Hybrid(Engine):
     whole_packets: bool = _HYBRID["whole_packets"]
     dt_s: float | None = _HYBRID["dt_s"]
     hold_drops: bool = _HYBRID["hold_drops"]
+    red_losses: str = _HYBRID["red_losses"]
     boundary_ack_next_round: bool = _HYBRID["boundary_ack_next_round"]
     min_rto_s: float = _HYBRID["min_rto_s"]
     timeout_loss_fraction: float | None = _HYBRID["timeout_loss_fraction"]

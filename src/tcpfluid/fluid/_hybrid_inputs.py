@@ -44,6 +44,9 @@ MAX_FLOW_STEPS = 2e11
 FLOW_STEP_S = 15e-9
 #: what an RTT sample carries (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s ``rtt_sample``)
 RTT_SAMPLES = ("departure", "arrival")
+#: how a flow behind RED learns of RED's fractions of packets
+#: (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s ``red_losses``)
+RED_LOSSES = ("dithered", "whole")
 
 
 def _none_or(rule: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -61,6 +64,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "whole_packets": functools.partial(check_bool, "whole_packets"),
     "boundary_ack_next_round": functools.partial(check_bool, "boundary_ack_next_round"),
     "hold_drops": functools.partial(check_bool, "hold_drops"),
+    "red_losses": lambda v: check_choice("red_losses", v, RED_LOSSES),
     "dt_s": _none_or(functools.partial(check_positive, "dt_s")),
     "min_rto_s": functools.partial(check_positive, "min_rto_s"),
     "timeout_loss_fraction": _none_or(
@@ -318,11 +322,17 @@ def kernel_state(
     fq_len: int,
     rtt_sample: str,
     red: RedParameters | None,
+    red_losses: str = "dithered",
 ) -> KernelState:
-    """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``: :func:`check_reverse`)."""
+    """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``: :func:`check_reverse`;
+    ``red_losses``: :func:`~tcpfluid.fluid.hybrid.simulate_hybrid`'s)."""
     F = run.d.size
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
+    ff[:, K.F_LOSS_AT] = 1.0
+    if red is not None and red_losses == "dithered":
+        ff[:, K.F_DITHER] = 1.0
+        ff[:, K.F_LOSS_AT] = [K.loss_threshold(j, 0.0) for j in range(F)]
     H = int(ff[:, K.F_DELAY_STEPS].max()) + 1
     ring = arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)
     # held drops are released a base RTT plus the queueing delay after the drop: the

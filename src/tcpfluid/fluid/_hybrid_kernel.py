@@ -87,7 +87,10 @@ F_NEXT_SEQ = 59  # the round's end: the data its sender had sent when its ACKs r
 F_CREDIT = 60  # its arrivals at a full queue, less those of every flow before each of its
 #               runs of losses began (:func:`_overflow_runs`), packets
 F_RUN_LEFT = 61  # the losses left in its run under way (0: none), packets
-N_FLOW_ROWS = 62
+F_DITHER = 62  # 1.0: its loss events behind RED are dithered (``red_losses="dithered"``)
+F_LOSS_AT = 63  # the lost packets its next loss event needs (1; dithered: a draw in (0, 1])
+F_EVENTS = 64  # its loss events so far (the index of its next draw)
+N_FLOW_ROWS = 65
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -649,7 +652,7 @@ def advance(  # type: ignore[no-untyped-def]
                 if started:
                     if t >= stop:
                         w = 0.0
-                    elif ff[j, F_LOST] >= 1.0 and t >= ff[j, F_FIRST_DROP]:
+                    elif ff[j, F_LOST] >= ff[j, F_LOSS_AT] and t >= ff[j, F_FIRST_DROP]:
                         event = 1  # the sender learns of its losses (its round starts anew)
                     elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
                         event = 2  # (the same test as the boundary ACKs' above)
@@ -793,7 +796,7 @@ def _parked(ff, j, k, t, t_next, dt):  # type: ignore[no-untyped-def]
         silent = ff[j, F_SILENT]
         if t_next < silent < tw:
             tw = silent
-        if ff[j, F_LOST] >= 1.0 and ff[j, F_FIRST_DROP] < tw:
+        if ff[j, F_LOST] >= ff[j, F_LOSS_AT] and ff[j, F_FIRST_DROP] < tw:
             tw = ff[j, F_FIRST_DROP]
     return math.floor(tw / dt) - 2.0 if tw < np.inf else np.inf
 
@@ -1072,15 +1075,38 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     return to, to and behind, burst, s, srtt
 
 
+#: the additive recurrences of Roberts's two-dimensional low-discrepancy sequence (R2): a
+#: flow's dithered loss thresholds, deterministic and equidistributed in (0, 1] over its
+#: events (first coordinate) and over the flows (second)
+_R2_A = 0.7548776662466927
+_R2_B = 0.5698402909980532
+
+
+@njit(**_JIT)
+def loss_threshold(j, n):  # type: ignore[no-untyped-def]
+    """The dithered threshold of flow ``j``'s loss event ``n`` (0: its first), packets in
+    (0, 1]: a flow behind RED reacts once its drops reach it (docs/ode-model.md, "RED's
+    fractions of packets, dithered")."""
+    return 1.0 - (n * _R2_A + j * _R2_B) % 1.0
+
+
 @njit(**_JIT)
 def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def]
     """Flow ``j`` takes the window ``new`` its law set at a loss event at ``t``, stays
     silent for ``silent`` and counts later drops within ``max(srtt, silent)`` as the same
-    event; it begins a new round (:func:`round_restart`)."""
+    event; it begins a new round (:func:`round_restart`). Dithered (``F_DITHER``): an event
+    that came before a whole packet was lost keeps the shortfall as a debt the next drops
+    pay first, and the next event takes the flow's next threshold."""
     ff[j, F_W] = new
     ff[j, F_INCR] = 0.0
     ff[j, F_CAP] = new
+    lost = ff[j, F_LOST]
     ff[j, F_LOST] = 0.0
+    if ff[j, F_DITHER] == 1.0:
+        n = ff[j, F_EVENTS] + 1.0
+        ff[j, F_EVENTS] = n
+        ff[j, F_LOST] = min(lost - 1.0, 0.0)
+        ff[j, F_LOSS_AT] = loss_threshold(j, n)
     ff[j, F_FIRST_DROP] = np.inf
     ff[j, F_SILENT] = t + silent
     ff[j, F_RECOVER] = t + _np_max(srtt, silent)

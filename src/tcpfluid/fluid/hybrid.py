@@ -78,6 +78,7 @@ def simulate_hybrid(
     whole_packets: bool = False,
     boundary_ack_next_round: bool = False,
     hold_drops: bool = True,
+    red_losses: str = "dithered",
     min_rto_s: float = 0.2,
     progress: Callable[[float], None] | None = None,
     measure_from_s: float = 0.0,
@@ -127,6 +128,11 @@ def simulate_hybrid(
         boundary step's later ACKs grown with the next increment (default ``False``); a
         drop keeps its place in the window until the sender learns of it (default
         ``True``).
+    red_losses
+        Behind RED, when a flow learns of the fractions of packets RED drops of its
+        arrivals: ``"dithered"`` (default) once they reach a threshold drawn for the flow
+        in (0, 1], a shortfall below one packet carried as a debt; ``"whole"`` once they
+        reach a whole packet (docs/ode-model.md, "RED's fractions of packets, dithered").
     min_rto_s
         Floor of the retransmission timer, s (RFC 6298).
     progress
@@ -137,7 +143,7 @@ def simulate_hybrid(
     opts = check_options(
         rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets,
         boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops, dt_s=dt_s,
-        min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
+        red_losses=red_losses, min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
         measure_from_s=measure_from_s, progress=progress,
     )  # fmt: skip
     run = check_run(
@@ -174,7 +180,7 @@ def _initial_state(
     if not mark < run.t_end:
         raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")
     with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, opts["rtt_sample"], red)
+        st = kernel_state(run, rev_arr, hf, opts["rtt_sample"], red, opts["red_losses"])
     st.g[K.G_MARK] = mark
     lock = StartLockout(st.ff, run.buf)  # before the places: a locked-out flow has none
     if rev_arr[0] != 1.0:

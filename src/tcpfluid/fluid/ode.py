@@ -152,6 +152,7 @@ def simulate_scenario_ode(
     dt_s: float | None = None,
     boundary_ack_next_round: bool | None = None,
     hold_drops: bool | None = None,
+    red_losses: str | None = None,
     min_rto_s: float | None = None,
     timeout_loss_fraction: float | None = None,
     **options: Any,
@@ -185,7 +186,7 @@ def simulate_scenario_ode(
     given = dict(
         rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets, dt_s=dt_s,
         boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops,
-        min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
+        red_losses=red_losses, min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
     )  # fmt: skip
     readings = {k: v for k, v in given.items() if v is not None}
     from ..engines._ode import CLASSICAL_ONLY

@@ -370,8 +370,10 @@ MECHANISMS: tuple[Mechanism, ...] = (
             for law, kind, algorithm in (("vegas-3", "Vegas-3", "Enhanced Vegas"),
                                          ("vegas-1_3", "Vegas-1_3", "Vegas"))
         ),
-        # the spread of Vegas-1_3's 50 % mix with Reno; Vegas-3 alone (no Vegas share)
-        _scope(_TMF, ODE, _MF_SPREAD, "other", **_RED_30, law=("vegas-1_3",), vegas_percent=(50,)),
+        # the Reno flows beside them
+        _scope(_TMF, ODE, "mean goodput of the Reno flows, 20–60 s", "Reno", **_RED_30,
+               law=("vegas-3", "vegas-1_3"), vegas_percent=(50,), kind=("reno",)),
+        # the spread of Vegas-3 alone (no Vegas share)
         _scope(_TMF, ODE, _MF_SPREAD, "Enhanced Vegas", **_RED_30, law=("vegas-3",))),
     # ns-3's TcpVegas beside the packet simulator (benchmarks/ns3_dumbbell.py): no report
     # section compares with ns-3, so no cell is in its scope
