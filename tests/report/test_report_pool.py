@@ -11,7 +11,11 @@ public route, is tested in test_report.py.
 from __future__ import annotations
 
 import io
+import os
+import signal
+import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,3 +111,24 @@ def test_packet_runs_start_first_longest_first_and_results_come_back_in_task_ord
     out = run_tasks(plain)
     assert [r[0] for r in out] == [{"a": i} for i in range(len(tasks))]
     assert sorted(range(len(out)), key=lambda i: out[i][3]) == order
+
+
+def test_other_tasks_wait_for_the_fluid_compile_however_it_ends(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import tcpfluid.report._runs as runs
+
+    mark = tmp_path / "ended"
+
+    def compile_then_die() -> None:  # the compiling process killed: no clean exit
+        time.sleep(1.0)
+        mark.write_text(repr(time.monotonic()))
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(runs, "warm_up_fluid", compile_then_die)
+    monkeypatch.setattr(runs, "warm_up_packets", lambda: None)
+    monkeypatch.setattr(sweep_exec, "usable_cpus", lambda: 2)
+    tasks = [Task("builtins:dict", {"a": i}, label=f"t{i}") for i in range(3)]
+    out = run_tasks(tasks, jobs=2)
+    assert [r[0] for r in out] == [{"a": i} for i in range(3)]
+    assert min(r[3] for r in out) >= float(mark.read_text())

@@ -117,8 +117,8 @@ def _run_task(
     """``(result, wall seconds, CPU seconds, start, process id)`` of ``task``; ``start``
     is :func:`time.monotonic` (one clock for all the processes of the machine)."""
     global _CURRENT
-    if _FLUID_READY is not None and task.function != PACKET_ONLY:
-        _FLUID_READY.wait()
+    if task.function != PACKET_ONLY:
+        _wait_for_fluid()
     if local is not None:
         _CURRENT = local
     elif _PROGRESS_QUEUE is not None and index is not None:
@@ -314,7 +314,6 @@ def run_tasks(
     ones by a process beside it (docs/report.md, "One compile")."""
     from ..sweep.execution import pool_size, run_on_pool
 
-    global _FLUID_READY
     results: list[Any] = [None] * len(tasks)
 
     def finished(i: int, item: Any) -> None:
@@ -360,7 +359,7 @@ def run_tasks(
             queue.join_thread()
         if child is not None:
             child.join()
-        _FLUID_READY = None
+            _wait_for_fluid()  # closes this process's read end
     return results
 
 
@@ -368,8 +367,9 @@ def run_tasks(
 #: compiles before the pool forks: its tasks start first and need not wait for the fluid
 #: kernels (:func:`_compile_fluid_beside`)
 PACKET_ONLY = "tcpfluid.report._runs:packet_run"
-#: in a report's worker: set when the fluid kernels are in Numba's cache (``None``: no wait)
-_FLUID_READY: Any = None
+#: in a report's worker, until its first task that needs the fluid kernels: the read end of
+#: a pipe whose write end only the process compiling them holds (``None``: no wait)
+_FLUID_PENDING: int | None = None
 
 
 def start_order(tasks: Sequence[Task]) -> list[int]:
@@ -388,28 +388,33 @@ def start_order(tasks: Sequence[Task]) -> list[int]:
 def _compile_fluid_beside() -> Any:
     """A forked process compiling (or loading) the fluid kernels into Numba's cache while
     this process compiles the packet kernels and the pool's workers run the packet runs,
-    which start first; a worker's other tasks wait until it is done (:data:`_FLUID_READY`)
-    and then load the kernels from the cache, so no two processes compile the same kernel.
-    ``None`` where processes cannot fork (the workers then compile what they need)."""
+    which start first; a worker's first other task waits until that process has ended,
+    however it ends (:func:`_wait_for_fluid`), and then loads the kernels from the cache,
+    so no two processes compile the same kernel. ``None`` where processes cannot fork (the
+    workers then compile what they need)."""
     import multiprocessing
 
-    global _FLUID_READY
+    from ._runs import warm_up_fluid
+
+    global _FLUID_PENDING
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
-    ctx = multiprocessing.get_context("fork")
-    _FLUID_READY = ctx.Event()
-    child = ctx.Process(target=_warm_up_fluid_then_set, args=(_FLUID_READY,))
-    child.start()
+    read, write = os.pipe()
+    child = multiprocessing.get_context("fork").Process(target=warm_up_fluid)
+    child.start()  # holds ``write`` until it ends; the workers, forked later, do not
+    os.close(write)
+    _FLUID_PENDING = read
     return child
 
 
-def _warm_up_fluid_then_set(ready: Any) -> None:
-    from ._runs import warm_up_fluid
-
-    try:
-        warm_up_fluid()
-    finally:
-        ready.set()
+def _wait_for_fluid() -> None:
+    """Wait until the process compiling the fluid kernels has ended (its end of the pipe
+    closes: the read returns nothing)."""
+    global _FLUID_PENDING
+    if _FLUID_PENDING is not None:
+        os.read(_FLUID_PENDING, 1)
+        os.close(_FLUID_PENDING)
+        _FLUID_PENDING = None
 
 
 def _drain(queue: Any, progress: Progress) -> None:
