@@ -5,11 +5,9 @@ Run: ``python benchmarks/report.py [--sections S] [--jobs N] [--cold] [--quick]`
 analyses the ``report.json`` it writes; ``python benchmarks/report.py --json PATH`` only
 analyses an existing ``report.json``. ``--cold`` points ``NUMBA_CACHE_DIR`` at an empty
 directory, so the compiled kernels are built as on a fresh clone. ``--warm-up`` runs only
-the compile on an empty Numba cache, in a child process: the packet kernels that precede the
-pool (``tcpfluid.report._runs.warm_up_packets``, the part of a fresh clone's report that no
-task overlaps) and the fluid kernels compiled beside it
-(``tcpfluid.report._core._compile_fluid_beside``, while the pool runs the packet runs),
-and prints the wall seconds of each and the CPU seconds of both processes.
+the compile that precedes the pool (``tcpfluid.report._core._warm_up_both``) on an empty
+Numba cache, in a child process, and prints its wall and CPU seconds (the child's and its
+own child's): the part of a fresh clone's report that no task overlaps.
 
 Printed:
 
@@ -241,15 +239,13 @@ def analyse(report: Mapping[str, Any], *, target: float | None = None) -> list[d
 
 _WARM_UP = (
     "import time; t0 = time.perf_counter(); "
-    "from tcpfluid.report._core import _compile_fluid_beside; "
-    "from tcpfluid.report._runs import warm_up_packets; t1 = time.perf_counter(); "
-    "child = _compile_fluid_beside(); warm_up_packets(); t2 = time.perf_counter(); "
-    "child and child.join(); print(t1 - t0, t2 - t1, time.perf_counter() - t1)"
+    "from tcpfluid.report._core import _warm_up_both; t1 = time.perf_counter(); "
+    "_warm_up_both(); print(t1 - t0, time.perf_counter() - t1)"
 )
 
 
 def _warm_up_only() -> list[dict[str, Any]]:
-    """The report's compile on an empty Numba cache: wall and CPU."""
+    """The report's compile before its pool, on an empty Numba cache: wall and CPU."""
     with tempfile.TemporaryDirectory(prefix="tcpfluid-numba-") as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -257,14 +253,12 @@ def _warm_up_only() -> list[dict[str, Any]]:
             [sys.executable, "-c", _WARM_UP], env=env, check=True, capture_output=True, text=True
         )
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    imports, wall, fluid = (float(x) for x in out.stdout.split())
+    imports, wall = (float(x) for x in out.stdout.split())
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    print(f"cold warm-up: {wall:.1f} s wall before the pool (packet kernels) after "
-          f"{imports:.1f} s of imports, {fluid:.1f} s until the fluid kernels are in the "
-          f"cache; {cpu:.1f} s CPU (imports included, both processes)")  # fmt: skip
+    print(f"cold warm-up: {wall:.1f} s wall after {imports:.1f} s of imports; {cpu:.1f} s CPU "
+          "(imports included, both processes)")  # fmt: skip
     return [
         {"name": "report/warm_up/cold_wall", "value": round(wall, 3), "unit": "s"},
-        {"name": "report/warm_up/cold_fluid_wall", "value": round(fluid, 3), "unit": "s"},
         {"name": "report/warm_up/cold_cpu", "value": round(cpu, 3), "unit": "s"},
     ]
 

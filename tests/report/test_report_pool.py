@@ -11,18 +11,13 @@ public route, is tested in test_report.py.
 from __future__ import annotations
 
 import io
-import os
-import signal
-import time
-from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tcpfluid.sweep.execution as sweep_exec
 from tcpfluid.report import SECTIONS, ReportConfig, Task
-from tcpfluid.report._core import Progress, run_tasks, start_order
+from tcpfluid.report._core import Progress, run_tasks
 
 
 class _Tty(io.StringIO):
@@ -91,44 +86,3 @@ def test_report_workers_are_capped_at_the_tasks_and_the_cpus(
     # one task: no pool at all, whatever jobs asks
     assert run_tasks(tasks[:1], jobs=100)[0][0] == {"a": 0}
     assert seen == []
-
-
-def test_packet_runs_start_first_longest_first_and_results_come_back_in_task_order() -> None:
-    packet = _section_function("basic", "packet_run")
-    other = "builtins:dict"
-    costs = [None, 3.0, None, 0.5, 2.0, None, 9.0]
-    functions = [other, other, packet, packet, packet, other, other]
-    tasks = [
-        Task(f, {} if f == packet else {"a": i}, label=f"t{i}", cost=c)
-        for i, (f, c) in enumerate(zip(functions, costs, strict=True))
-    ]
-    # the packet runs (2, 3, 4) by cost, then the others by cost, equal costs in list order
-    assert start_order(tasks) == [4, 2, 3, 6, 1, 0, 5]
-    # without packet runs: by cost alone; each result is put back at its task's index
-    plain = [replace(t, function=other, kwargs={"a": i}) for i, t in enumerate(tasks)]
-    order = start_order(plain)
-    assert order == [6, 1, 4, 0, 2, 5, 3]
-    out = run_tasks(plain)
-    assert [r[0] for r in out] == [{"a": i} for i in range(len(tasks))]
-    assert sorted(range(len(out)), key=lambda i: out[i][3]) == order
-
-
-def test_other_tasks_wait_for_the_fluid_compile_however_it_ends(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    import tcpfluid.report._runs as runs
-
-    mark = tmp_path / "ended"
-
-    def compile_then_die() -> None:  # the compiling process killed: no clean exit
-        time.sleep(1.0)
-        mark.write_text(repr(time.monotonic()))
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    monkeypatch.setattr(runs, "warm_up_fluid", compile_then_die)
-    monkeypatch.setattr(runs, "warm_up_packets", lambda: None)
-    monkeypatch.setattr(sweep_exec, "usable_cpus", lambda: 2)
-    tasks = [Task("builtins:dict", {"a": i}, label=f"t{i}") for i in range(3)]
-    out = run_tasks(tasks, jobs=2)
-    assert [r[0] for r in out] == [{"a": i} for i in range(3)]
-    assert min(r[3] for r in out) >= float(mark.read_text())

@@ -117,8 +117,6 @@ def _run_task(
     """``(result, wall seconds, CPU seconds, start, process id)`` of ``task``; ``start``
     is :func:`time.monotonic` (one clock for all the processes of the machine)."""
     global _CURRENT
-    if task.function != PACKET_ONLY:
-        _wait_for_fluid()
     if local is not None:
         _CURRENT = local
     elif _PROGRESS_QUEUE is not None and index is not None:
@@ -309,9 +307,8 @@ def run_tasks(
 ) -> list[Any]:
     """Run ``tasks`` on :func:`tcpfluid.sweep.execution.run_on_pool` (one worker: in this
     process) and return each one's :func:`_run_task` tuple **in task order**, calling
-    ``on_result(index, item)`` in this process as each finishes, started in
-    :func:`start_order`. The packet kernels are compiled before the pool forks, the fluid
-    ones by a process beside it (docs/report.md, "One compile")."""
+    ``on_result(index, item)`` in this process as each finishes. The kernels are compiled
+    before the pool forks (docs/report.md, "One compile")."""
     from ..sweep.execution import pool_size, run_on_pool
 
     results: list[Any] = [None] * len(tasks)
@@ -325,96 +322,50 @@ def run_tasks(
 
     bar = progress if progress is not None and progress.active else None  # drawn
     n = pool_size(jobs, len(tasks))
-    order = start_order(tasks)
     if n == 1:
-        for i in order:
-            t = tasks[i]
+        for i, t in enumerate(tasks):
             finished(i, _run_task(t, i, None if bar is None else functools.partial(bar.partial, i)))
         return results
+    _warm_up_both()
     queue: Any = None
-    child = _compile_fluid_beside()
+    if bar is not None:
+        import multiprocessing
+
+        queue = multiprocessing.get_context().Queue()  # the workers' in-task progress
     try:
-        from ._runs import warm_up_packets
-
-        warm_up_packets()  # the forked workers inherit them
-        if bar is not None:
-            import multiprocessing
-
-            queue = multiprocessing.get_context().Queue()  # the workers' in-task progress
         run_on_pool(
             _run_task,
-            ((i, (tasks[i], i)) for i in order),
+            ((i, (t, i)) for i, t in enumerate(tasks)),
             lambda i, fut: finished(i, fut.result()),
             workers=n,
             initializer=None if bar is None else functools.partial(_init_progress, queue),
             tick=None if bar is None else functools.partial(_drain, queue, bar),
         )
-    except BaseException:
-        if child is not None:
-            child.terminate()  # Ctrl-C, or a failed task: stop the compile too
-        raise
     finally:
         if queue is not None:
             queue.close()
             queue.join_thread()
-        if child is not None:
-            child.join()
-            _wait_for_fluid()  # closes this process's read end
     return results
 
 
-#: the task function that runs only the packet simulator, whose kernels the report's process
-#: compiles before the pool forks: its tasks start first and need not wait for the fluid
-#: kernels (:func:`_compile_fluid_beside`)
-PACKET_ONLY = "tcpfluid.report._runs:packet_run"
-#: in a report's worker, until its first task that needs the fluid kernels: the read end of
-#: a pipe whose write end only the process compiling them holds (``None``: no wait)
-_FLUID_PENDING: int | None = None
-
-
-def start_order(tasks: Sequence[Task]) -> list[int]:
-    """The indices of ``tasks`` in the order they start: the packet runs first, then the
-    others; within each, longest ``cost`` first (``None`` counts 1) and tasks of equal cost
-    in their list order (so the sections' tasks keep the sections' order and each section
-    is assembled while later ones run)."""
-
-    def key(i: int) -> tuple[bool, float]:
-        t = tasks[i]
-        return t.function != PACKET_ONLY, -(1.0 if t.cost is None else float(t.cost))
-
-    return sorted(range(len(tasks)), key=key)
-
-
-def _compile_fluid_beside() -> Any:
-    """A forked process compiling (or loading) the fluid kernels into Numba's cache while
-    this process compiles the packet kernels and the pool's workers run the packet runs,
-    which start first; a worker's first other task waits until that process has ended,
-    however it ends (:func:`_wait_for_fluid`), and then loads the kernels from the cache,
-    so no two processes compile the same kernel. ``None`` where processes cannot fork (the
-    workers then compile what they need)."""
+def _warm_up_both() -> None:
+    """Compile (or load from Numba's cache) the packet and the fluid kernels in this
+    process before the pool forks; a forked child compiles the fluid ones into the cache at
+    the same time."""
     import multiprocessing
 
-    from ._runs import warm_up_fluid
+    from ._runs import warm_up_fluid, warm_up_packets
 
-    global _FLUID_PENDING
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    read, write = os.pipe()
-    child = multiprocessing.get_context("fork").Process(target=warm_up_fluid)
-    child.start()  # holds ``write`` until it ends; the workers, forked later, do not
-    os.close(write)
-    _FLUID_PENDING = read
-    return child
-
-
-def _wait_for_fluid() -> None:
-    """Wait until the process compiling the fluid kernels has ended (its end of the pipe
-    closes: the read returns nothing)."""
-    global _FLUID_PENDING
-    if _FLUID_PENDING is not None:
-        os.read(_FLUID_PENDING, 1)
-        os.close(_FLUID_PENDING)
-        _FLUID_PENDING = None
+    child = None
+    if "fork" in multiprocessing.get_all_start_methods():
+        child = multiprocessing.get_context("fork").Process(target=warm_up_fluid)
+        child.start()
+    try:
+        warm_up_packets()
+    finally:
+        if child is not None:
+            child.join()
+    warm_up_fluid()
 
 
 def _drain(queue: Any, progress: Progress) -> None:

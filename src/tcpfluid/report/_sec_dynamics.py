@@ -5,7 +5,6 @@ map's stability)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -284,19 +283,9 @@ def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float]
 _MF_RUNS = tuple((a, e) for a in _ALGS for e in ENGINES)
 
 
-#: CPU seconds of the packet simulator per packet the bottleneck can carry over a many-flow
-#: run, about (15 s for qv-many-flows' 62.5 million, 8-10 s for qv-different-rtt's 25
-#: million in a full report on 2 cores): a task's cost, so that these runs start first
-_PACKET_S = 2.5e-7
-
-
 def _mf_task(cfg: ReportConfig, setup: tuple[str, Any, Any, Any], run: tuple[str, str]) -> Task:
     (sc, o, _, _), (a, e) = setup, run
-    task = run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
-    if e != "packet":
-        return task
-    s = build_scenario(sc, **o)
-    return replace(task, cost=float(s.fluid_view().path.mu) * s.duration_s * _PACKET_S)
+    return run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
 
 
 _ENGINE_STYLES = (  # (legend, engine, queue line style)
