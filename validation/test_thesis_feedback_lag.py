@@ -23,7 +23,6 @@ from tcpfluid.fairness import _THESIS_SETTINGS
 from tcpfluid.published import THESIS_TABLE_3_16
 from tcpfluid.report._common import (
     TWO_FLOW_SHARE,
-    delivered_pkts,
     mean_rate_since,
     share_row,
 )
@@ -46,7 +45,7 @@ def _round_model_cell(setting: str, x2_ms: int, feedback_rounds: int | None) -> 
     sc = ns2_initial_window(sc)
     opts = {} if feedback_rounds is None else {"feedback_rounds": feedback_rounds}
     rm = tcpfluid.simulate(sc, "rounds", **opts)
-    jain = float(jain_index(mean_rate_since(rm.time_s, delivered_pkts(rm), 10.0)))
+    jain = float(jain_index(mean_rate_since(rm.time_s, rm.delivered_pkts(), 10.0)))
     values = {ROUNDS: jain, DOCUMENT: THESIS_TABLE_3_16[x2_ms][setting]}
     row = share_row("row", TWO_FLOW_SHARE, values, DOCUMENT, two_flows=True, case={})
     return float(row.values[ROUNDS]), not row.failures
