@@ -287,6 +287,13 @@ def backed_off(rto_s, floor_s, max_rto_s):  # type: ignore[no-untyped-def]
     return m if (m <= max_rto_s or m != m) else max_rto_s
 
 
+def sender_dupacks(fine: ArrayLike) -> FloatArray:
+    """The duplicate ACKs a packet sender needs for a fast retransmit, per flow: 1 where its
+    law has Vegas's fine-grained check (``fine``: ``law.sender.fine_retransmit``), else
+    :data:`DUPACK_THRESHOLD`; both fluid engines' loss rule reads it."""
+    return np.where(fine, 1.0, float(DUPACK_THRESHOLD))
+
+
 @njit(inline="always", **_JIT)
 def sender_rto(srtt_s, spread_s, floor_s):  # type: ignore[no-untyped-def]
     """A packet sender's retransmission timer from its RTT ``srtt_s`` and the spread of its
@@ -324,7 +331,7 @@ class HoleTimeouts:
         laws = law.laws if isinstance(law, MixedLaw) else (law,)
         which = law.which if isinstance(law, MixedLaw) else np.zeros(1, dtype=np.intp)
         fine = np.array([getattr(lw, "sender", ControlLaw.sender).fine_retransmit for lw in laws])
-        return cls(np.resize(np.where(fine[which], 1.0, float(DUPACK_THRESHOLD)), n))
+        return cls(np.resize(sender_dupacks(fine[which]), n))
 
     def view(self, ix: slice) -> HoleTimeouts:
         """The rule for the flows ``ix``."""

@@ -41,7 +41,13 @@ from ._hybrid_inputs import (
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
-from ._rounds_physics import DUPACK_THRESHOLD, INITIAL_RTO_S, MAX_RTO_S, placed_flows
+from ._rounds_physics import (  # DUPACK_THRESHOLD: still importable from here
+    DUPACK_THRESHOLD,  # noqa: F401
+    INITIAL_RTO_S,
+    MAX_RTO_S,
+    placed_flows,
+    sender_dupacks,
+)
 
 __all__ = [
     "DROP_SHARES",
@@ -174,7 +180,7 @@ def _initial_state(
     # the loss rule (:func:`~._hybrid_kernel._loss_timer`): the retransmission timer's
     # ``timeout_loss_fraction`` (NaN: the packet sender's rule), floor, initial value and
     # ceiling, and each flow's duplicate ACKs that start a retransmission
-    dupacks = np.where(laws.fine, 1.0, DUPACK_THRESHOLD)
+    dupacks = sender_dupacks(laws.fine)
     timing = np.array([run.frac, opts["min_rto_s"], INITIAL_RTO_S, MAX_RTO_S])
     mark = opts["measure_from_s"]
     if not mark < run.t_end:
