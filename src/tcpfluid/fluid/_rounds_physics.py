@@ -288,9 +288,8 @@ def backed_off(rto_s, floor_s, max_rto_s):  # type: ignore[no-untyped-def]
 
 
 def sender_dupacks(fine: ArrayLike) -> FloatArray:
-    """The duplicate ACKs a packet sender needs for a fast retransmit, per flow: 1 where its
-    law has Vegas's fine-grained check (``fine``: ``law.sender.fine_retransmit``), else
-    :data:`DUPACK_THRESHOLD`; both fluid engines' loss rule reads it."""
+    """Duplicate ACKs a packet sender needs to retransmit, per flow: 1 with Vegas's fine check
+    (``fine``: ``law.sender.fine_retransmit``), else :data:`DUPACK_THRESHOLD`."""
     return np.where(fine, 1.0, float(DUPACK_THRESHOLD))
 
 
@@ -309,18 +308,16 @@ def holes_outlast_timer(window_pkts, lost_pkts, srtt_s, rto_s, dupacks):  # type
     retransmission timeout at a NewReno sender: fewer than ``dupacks`` packets behind the
     holes to bring the duplicate ACKs, or the repair of one hole per RTT outlasting the
     timer, ``(lost − 1) srtt > rto`` (RFC 6582's "impatient" timer, restarted at the first
-    partial ACK only); scalars or arrays. The packet sender's rule in both fluid engines
-    (docs/ode-model.md, "Losses as a sender sees them"; docs/round-model.md, "Finite
-    buffer")."""
+    partial ACK only); scalars or arrays. Both fluid engines' packet-sender rule (docs/ode-model.md,
+    "Losses as a sender sees them"; docs/round-model.md, "Finite buffer")."""
     return (window_pkts - lost_pkts < dupacks) | ((lost_pkts - 1.0) * srtt_s > rto_s)
 
 
 class HoleTimeouts:
     """The round model's ``hole_timeouts=True``: a loss event ends in a timeout where the
     packet sender's NewReno recovery does (:func:`holes_outlast_timer`, the timer from the
-    round's RTT samples, :func:`sender_rto`, at least :data:`MIN_RTO_S`), with ``dupacks``
-    per flow: 1 for a law with Vegas's fine-grained check, else 3, as the packet
-    simulator's senders (docs/round-model.md, "Mechanism switches")."""
+    round's RTT samples, :func:`sender_rto`, at least :data:`MIN_RTO_S`), ``dupacks`` per
+    flow from :func:`sender_dupacks` (docs/round-model.md, "Mechanism switches")."""
 
     def __init__(self, dupacks: FloatArray) -> None:
         self.dupacks = dupacks
