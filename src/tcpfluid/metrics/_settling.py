@@ -250,23 +250,23 @@ def _settle(
         )
     try_cycle = has & ~fixed
     cycle = try_cycle & (amp_h <= cap_b) & ~drifting & ~growing
-    # a cycle's envelope: the range of its steady stretch (:func:`steady_from`)
+    settled = fixed | cycle
+    # the band of either: the envelope of the steady stretch (:func:`steady_from`; a
+    # swing within the base band is steady as a fixed point's) widened by the base band
     mid_c, amp_c = mid_h, amp_h
-    if cycle.any():
+    if settled.any():
         t_hold = np.min(np.where(hold_w, tb, np.inf), axis=0)
-        steady = seg & (tb >= steady_from(tb, vb, seg, t_hold, settled_val, cap_b, cycle))
-        with np.errstate(invalid="ignore"):  # inf - inf where a series has no cycle
+        wide_ok = np.maximum(cap_b, base)
+        steady = seg & (tb >= steady_from(tb, vb, seg, t_hold, settled_val, wide_ok, settled))
+        with np.errstate(invalid="ignore"):  # inf - inf where a series did not settle
             c_hi = np.max(np.where(steady, vb, -np.inf), axis=0)
             c_lo = np.min(np.where(steady, vb, np.inf), axis=0)
-            mid_c = np.where(cycle, 0.5 * (c_hi + c_lo), mid_h)
-            amp_c = np.where(cycle, 0.5 * (c_hi - c_lo), amp_h)
+            mid_c = np.where(settled, 0.5 * (c_hi + c_lo), mid_h)
+            amp_c = np.where(settled, 0.5 * (c_hi - c_lo), amp_h)
     with np.errstate(invalid="ignore"):
-        in_cycle = np.abs(vb - mid_c) <= amp_c + base
-        from_cyc = np.where(np.abs(v_prior - mid_c) <= amp_c + base, t0, t_first)
-    t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, from_cyc)
-    settled = fixed | cycle
-    t_settle = np.where(cycle, t_cyc, t_fix)
-    t_out = np.where(cycle, out_cyc, out_fix)
+        in_band = np.abs(vb - mid_c) <= amp_c + base
+        from_band = np.where(np.abs(v_prior - mid_c) <= amp_c + base, t0, t_first)
+    t_settle, t_out = _entered(tb, seg & ~in_band, from_band)
     status = np.select(
         [~has, fixed, cycle, drifting, growing, ~tail_fits & (amp_h > cap_b)],
         [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
@@ -276,7 +276,7 @@ def _settle(
     # window's, which the test read
     held = cycle | (status == BEYOND_BAND)
     centre = np.where(held, mid_c, settled_val)
-    tol = np.where(cycle, amp_c + base, base)
+    tol = np.where(settled, amp_c + base, base)
     amp = np.where(held, amp_c, amp_tail)
     time_to = np.where(settled, t_settle - np.broadcast_to(t0, t_settle.shape), np.nan)
     return Settling(
@@ -287,7 +287,7 @@ def _settle(
         centre=np.asarray(centre, dtype=np.float64),
         amplitude=np.asarray(amp, dtype=np.float64),
         status=np.asarray(status),
-        last_out_s=np.asarray(t_out, dtype=np.float64),
+        last_out_s=np.asarray(np.where(settled, t_out, out_fix), dtype=np.float64),
         settle_band=np.asarray(cap_b, dtype=np.float64),
         hold_needed_s=np.asarray(need, dtype=np.float64),
         drift=np.asarray(np.where((n_before > 0) & same_way, step, 0.0)),
