@@ -36,9 +36,12 @@ class Settling:
         The settled value (mean over the segment's tail).
     time_s
         From ``t_start`` to the first sample after which the series stays in the band (NaN:
-        not settled; 0: in the band at ``t_start`` and never out of it).
+        not settled; 0: in the band at ``t_start`` and never out of it): where it settled
+        (fixed point or cycle), the base band around the envelope of its steady stretch.
     settled, tolerance
-        Whether it settled (fixed point or limit cycle); the band's half-width.
+        Whether it settled (fixed point or limit cycle); the band's half-width (where it
+        settled, around the steady stretch's midpoint: its half-range plus the base band;
+        elsewhere the base band).
     centre, amplitude
         Midpoint and half-range of a limit cycle's steady stretch (of the hold window for a
         swing wider than ``settle_band``); else the settled value and the tail's half-range.
@@ -131,7 +134,12 @@ def settling(
 ) -> Settling:
     """Settled value and time to settle within ``t_start < t <= t_end``.
 
-    Definitions: docs/round-model.md.
+    Definitions: docs/round-model.md. A series settles on a fixed point (its tail in the
+    base band around its mean, held for two tail lengths) or in a limit cycle (its last
+    two tail lengths swinging at most ``settle_band``, neither drifting nor growing);
+    either way its time is that of the first sample after which it stays within the base
+    band of its steady stretch's envelope (:func:`steady_from`), so that a swing's own
+    samples lie a base band inside and only the transient decides the time.
 
     Parameters
     ----------
@@ -193,7 +201,8 @@ def _settle(
 ) -> Settling:
     """:func:`settling` of the checked series ``vb`` at times ``tb`` (same shape), the
     segment ``t0 < t <= t1``, tail fraction ``tf``, base band ``max(at, rt |v|)`` and the
-    largest cycle amplitude ``cap``."""
+    largest cycle amplitude ``cap``; the band of a settled series: its steady stretch's
+    envelope (at most ``max(cap, base band)`` wide) widened by the base band."""
     seg = (tb > t0) & (tb <= t1)
     with np.errstate(invalid="ignore"):
         t_last = np.max(np.where(seg, tb, -np.inf), axis=0)
