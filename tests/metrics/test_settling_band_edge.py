@@ -107,3 +107,18 @@ def test_a_swing_that_keeps_drifting_does_not_settle(drift: float) -> None:
     assert not bool(r.settled) and math.isnan(float(r.time_s))
     assert int(np.asarray(r.status)) == DRIFTING
     assert "drifting" in r.reason()
+
+
+def test_an_excursion_wider_than_the_base_band_is_not_a_fixed_points_rest() -> None:
+    # a window of 3.5 ± 0.5 (inside the base band, 1 packet: a fixed point) with one
+    # excursion to 5.8 at t = 200 s, 2.3 packets above its mean: the series left its
+    # fixed point's band there, so it settles after the excursion (201 s), whatever
+    # settle_band admits for a cycle; only a cycle's steady stretch may swing as wide as
+    # settle_band
+    k = T.astype(int)
+    v = 3.5 + 0.5 * PATTERN[k % 4]
+    v[T == 200.0] = 5.8
+    for band in (0.0, 2.0, math.inf):
+        r = settling(T, v, settle_band=band)
+        assert bool(r.settled) and int(np.asarray(r.status)) == SETTLED_FIXED, r.reason()
+        assert float(r.time_s) == 201.0

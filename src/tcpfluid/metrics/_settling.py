@@ -202,7 +202,8 @@ def _settle(
     """:func:`settling` of the checked series ``vb`` at times ``tb`` (same shape), the
     segment ``t0 < t <= t1``, tail fraction ``tf``, base band ``max(at, rt |v|)`` and the
     largest cycle amplitude ``cap``; the band of a settled series: its steady stretch's
-    envelope (at most ``max(cap, base band)`` wide) widened by the base band."""
+    envelope (a fixed point's at most the base band wide, a cycle's ``cap``) widened by the
+    base band."""
     seg = (tb > t0) & (tb <= t1)
     with np.errstate(invalid="ignore"):
         t_last = np.max(np.where(seg, tb, -np.inf), axis=0)
@@ -265,7 +266,9 @@ def _settle(
     mid_c, amp_c = mid_h, amp_h
     if settled.any():
         t_hold = np.min(np.where(hold_w, tb, np.inf), axis=0)
-        wide_ok = np.maximum(cap_b, base)
+        # a fixed point's steady stretch swings within the base band, a cycle's within
+        # settle_band: an excursion wider than the base band is not a fixed point's rest
+        wide_ok = np.where(fixed, base, cap_b)
         steady = seg & (tb >= steady_from(tb, vb, seg, t_hold, settled_val, wide_ok, settled))
         with np.errstate(invalid="ignore"):  # inf - inf where a series did not settle
             c_hi = np.max(np.where(steady, vb, -np.inf), axis=0)
