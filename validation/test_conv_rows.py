@@ -142,25 +142,31 @@ def _doc_agrees(value: float, printed: float) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("algorithm", "key", "band"),
-    [("fast", "000/5.1/fast/halved", 0.01), ("quick-vegas", "000/5.1/qv/halved", 0.05)],
+    ("algorithm", "key", "band", "two_agrees"),
+    [
+        ("fast", "000/5.1/fast/halved", 0.01, False),
+        ("quick-vegas", "000/5.1/qv/halved", 0.05, True),
+    ],
 )
 def test_packet_halving_against_the_paper_depends_on_the_settling_band(
-    algorithm: str, key: str, band: float
+    algorithm: str, key: str, band: float, two_agrees: bool
 ) -> None:
     # The Quick Vegas paper gives 3.0 s (FAST) and 3.3 s (Quick Vegas) for the convergence
     # after the halving, read off its Figs. 8-9, without saying how close to the new window
     # "converged" is. Our packet windows approach slowly: FAST rings (undershoot to 362,
     # overshoot to 435, settled 413 packets; γ = 0.5 once a round), Quick Vegas regrows
-    # from its undershoot (238) to 317 in steps of 1-9 packets. So the time moves by
-    # 0.4-0.7 s with the band: the report's 2 % band gives 2.5 s (FAST) and 3.7 s (Quick
-    # Vegas), outside the paper's 10 %; the paper's value is inside the span of the bands
-    # from 1 % to 5 %: FAST at 1 % (3.15 s), Quick Vegas at 5 % (3.3 s). No one band
-    # makes both agree, which is why the report keeps its 2 % band and this reason.
+    # from its undershoot (238) to 317 in steps of 1-9 packets and then dithers over
+    # ±4.4 packets. So the time moves by 0.4-0.7 s with the band: the report's 2 % band
+    # gives 2.5 s (FAST), outside the paper's 10 %, and 3.56 s (Quick Vegas; the band is
+    # 2 % around the range its dither covers, 3.73 s with 2 % around its mean alone),
+    # inside; FAST agrees at 1 % (3.15 s), where Quick Vegas's ±4.4 swing is wider than
+    # the band and it does not settle; at 5 % Quick Vegas (3.07 s) agrees and FAST (2.2 s)
+    # does not. No one band makes both agree, which is why the report keeps its 2 % band
+    # and this reason.
     printed = float(published(key).value)
     two = _halving_settling(algorithm, 0.02)
     other = _halving_settling(algorithm, band)
-    assert not _doc_agrees(two, printed), two
+    assert _doc_agrees(two, printed) == two_agrees, two
     assert _doc_agrees(other, printed), other
     lo, hi = sorted((two, other))
     assert hi - lo > 0.3  # the band alone moves the time by more than the tolerance
@@ -217,10 +223,12 @@ def test_ns2_fast_update_and_cbr_packets_do_not_explain_the_halving_time(
     # What ns-2's setup has that ours does not, tried one at a time on the packet
     # simulator (2 % band, the report's): FAST updated every other round with ns-2's
     # per-ACK RTT average gives 2.53 s after the halving (ours 2.47 s; the paper 3.0 s);
-    # a CBR of 210-byte packets leaves FAST's time unchanged and moves Quick Vegas's from
-    # 3.80 s to 4.10 s, away from the paper's 3.3 s. Neither reaches the paper: the
-    # remaining difference is the settling band (the test above). The every-other-RTT
-    # update is not our default: it slows FAST's ramp-up to 3.5 s (paper 2.6 s).
+    # a CBR of 210-byte packets leaves both laws' times unchanged (Quick Vegas 3.60 s
+    # either way, inside the paper's 10 % of 3.3 s; it moved 3.80 -> 4.10 s when the band
+    # was drawn around the mean alone, where its ±4.4-packet dither's crests met the band's
+    # edge). FAST's time does not reach the paper's: the remaining difference is the band
+    # (the test above). The every-other-RTT update is not our default: it slows FAST's
+    # ramp-up to 3.5 s (paper 2.6 s).
     sc = build_scenario("qv-basic", cbr_stop="120s", duration="120s").with_algorithm("fast")
     ns2 = simulate(sc, "packet", laws={"S1-D1": _Ns2Fast()}).summary.flows[0]
     assert ns2.convergence_times_s[0] is not None
@@ -240,8 +248,7 @@ def test_ns2_fast_update_and_cbr_packets_do_not_explain_the_halving_time(
     assert small is not None and abs(small - ours) < 0.3
     qv_small = simulate(qv, "packet").summary.flows[0].convergence_times_s[0]
     assert qv_ours is not None and qv_small is not None
-    assert qv_small > qv_ours + 0.2  # away from the paper's 3.3 s (3.80 -> 4.10 s)
-    assert not _doc_agrees(qv_small, 3.3), qv_small
+    assert abs(qv_small - qv_ours) < 0.3, (qv_ours, qv_small)
 
 
 def test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band() -> None:
@@ -418,12 +425,14 @@ def test_quick_vegas_1000_kb_ramp_in_the_hybrid_follows_the_packets_with_whole_p
     # Quick Vegas at 1000 kb (μd = 125 packets), a new connection, hybrid. The ramp's
     # eq.-(3) steps read Δ near α/4 = 0.5, the edge that decides whether a measurement
     # round follows: at 2.2 s the packets read 0.62 (a measurement round follows) and the
-    # hybrid 0.35 (it decides again: +7.5 to 104.1), so the hybrid overshoots to 133.2 and
-    # rings, last outside its band at 4.34 s (44.5 base RTTs), where the packets peak at
-    # 131.6 and are in theirs from 3.41 s (34.1). With whole-packet windows (the switch:
-    # whole_packets=True, a packet sender's ACK count and ⌊w⌋ in flight) the hybrid reads
-    # 0.59 there, follows the packets' windows round by round through the ramp and settles
-    # with them.
+    # hybrid 0.35 (it decides again: +7.5 to 104.1), so the hybrid overshoots to 133.1,
+    # last outside its band at that peak, 3.41 s (35.2 base RTTs), where the packets peak
+    # at 131.6 and are in theirs from 3.21 s (32.1): within the report's criterion (with a
+    # band 2 % around the mean alone the hybrid's ringing after the peak was out of it up
+    # to 4.34 s, 44.5 RTTs, against 34.1, and the row differed). With whole-packet
+    # windows (the switch: whole_packets=True, a packet sender's ACK count and ⌊w⌋ in
+    # flight) the hybrid reads 0.59 there, follows the packets' windows round by round
+    # through the ramp and settles with them (32.05).
     sc = build_scenario("qv-basic", **_cb_overrides(1000.0)).with_algorithm("quick-vegas")
 
     def run(engine: str, **options: Any) -> tuple[float, Any, Any]:
@@ -434,8 +443,8 @@ def test_quick_vegas_1000_kb_ramp_in_the_hybrid_follows_the_packets_with_whole_p
     packet, t_p, w_p = run("packet")
     default, _, _ = run("ode")
     whole, t_w, w_w = run("ode", whole_packets=True)
-    assert not _report_agrees(default, packet), (default, packet)
-    assert _report_agrees(whole, packet), (whole, packet)
+    assert default - packet > 2.0, (default, packet)  # the overshoot's peak: a round late
+    assert abs(whole - packet) < 0.5, (whole, packet)
     ramp = (t_p > 1.0) & (t_p < 3.3)
     at = np.searchsorted(t_w, t_p[ramp] - 0.02)  # the hybrid's boundary at the same round
     assert np.all(np.abs(t_w[at] - t_p[ramp]) < 0.02)

@@ -531,12 +531,12 @@ def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_qu
     # keeps a cycle of 187.3-196.0 packets while the CBR is on, wider than the 2 % band
     # around its mean (±3.8), where the packets' window stays in 189-192. The cycle comes
     # from the queue memory (the shared FIFO's backlog relaxing by μa/μ per round, so the
-    # RTTs the law reads trail its window): switched off, the model's cycle is 188.8-192.5
-    # and it settles within the report's criterion of the packets (27.6 base RTTs).
+    # RTTs the law reads trail its window): switched off, the model's cycle is 188.8-192.5,
+    # inside the band, and it settles before the packets (19.5 base RTTs; 27.6 with the
+    # band 2 % around the mean alone, which the packets' last excursion still leaves).
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     sc = build_scenario("qv-basic", **_cb_overrides(3000.0)).with_algorithm("quick-vegas")
-    d = sc.fluid_view().path.d
     p = simulate(sc, "packet")
     c_p = p.summary.to_dict()["convergence_times_s"][0]
     fl = p.native.flows[0]
@@ -559,4 +559,4 @@ def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_qu
     assert cycle(tail_on) > 2 * 0.02 and cycle(tail_p) < 2 * 0.02
     c_off, tail_off = run(False)
     assert cycle(tail_off) < 2 * 0.02
-    assert _time_close(c_off, c_p, d)
+    assert c_off is not None and c_off < c_p < c_on

@@ -58,7 +58,11 @@ def test_hybrid_with_whole_packets_follows_one_enhanced_vegas_flow_whose_cycle_d
     # hold-out seed 1's scenario 33 cut to one of its 25 flows: 3.224 Mb/s, 186 ms, 106
     # packets of buffer. A packet sender's increase adds floor(w)/w per round, the cycle's
     # low point drifts down (78.27 -> 78.11 packets over 15-50 s) until the cycle takes one
-    # more step (78-81 -> 78-82) at 48 s; fluid windows of whole steps never drift
+    # more step (78-81 -> 78-82) at 48 s; fluid windows of whole steps never drift. The
+    # drift and the step lie within the base band of the cycle's steady envelope, so they
+    # no longer move the packets' time (11.4 s): the hybrid settles with them with whole
+    # packets and without (11.2 s; with a band around the tail's mean alone the drift
+    # made the packets late and the default hybrid differed)
     sc = rtt_dumbbell(
         80.6e6 / 25,
         [0.186],
@@ -72,4 +76,4 @@ def test_hybrid_with_whole_packets_follows_one_enhanced_vegas_flow_whose_cycle_d
     default = simulate(sc, "hybrid").summary.all_settled_time_s
     assert packet is not None and whole is not None and default is not None
     assert abs(whole - packet) <= max(REL * packet, RTTS * 0.186)
-    assert abs(default - packet) > max(REL * packet, RTTS * 0.186)
+    assert abs(default - packet) <= max(REL * packet, RTTS * 0.186)

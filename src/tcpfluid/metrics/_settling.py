@@ -36,9 +36,12 @@ class Settling:
         The settled value (mean over the segment's tail).
     time_s
         From ``t_start`` to the first sample after which the series stays in the band (NaN:
-        not settled; 0: in the band at ``t_start`` and never out of it).
+        not settled; 0: in the band at ``t_start`` and never out of it): where it settled
+        (fixed point or cycle), the base band around the envelope of its steady stretch.
     settled, tolerance
-        Whether it settled (fixed point or limit cycle); the band's half-width.
+        Whether it settled (fixed point or limit cycle); the band's half-width (where it
+        settled, around the steady stretch's midpoint: its half-range plus the base band;
+        elsewhere the base band).
     centre, amplitude
         Midpoint and half-range of a limit cycle's steady stretch (of the hold window for a
         swing wider than ``settle_band``); else the settled value and the tail's half-range.
@@ -131,7 +134,12 @@ def settling(
 ) -> Settling:
     """Settled value and time to settle within ``t_start < t <= t_end``.
 
-    Definitions: docs/round-model.md.
+    Definitions: docs/round-model.md. A series settles on a fixed point (its tail in the
+    base band around its mean, held for two tail lengths) or in a limit cycle (its last
+    two tail lengths swinging at most ``settle_band``, neither drifting nor growing);
+    either way its time is that of the first sample after which it stays within the base
+    band of its steady stretch's envelope (:func:`steady_from`), so that a swing's own
+    samples lie a base band inside and only the transient decides the time.
 
     Parameters
     ----------
@@ -193,7 +201,9 @@ def _settle(
 ) -> Settling:
     """:func:`settling` of the checked series ``vb`` at times ``tb`` (same shape), the
     segment ``t0 < t <= t1``, tail fraction ``tf``, base band ``max(at, rt |v|)`` and the
-    largest cycle amplitude ``cap``."""
+    largest cycle amplitude ``cap``; the band of a settled series: its steady stretch's
+    envelope (a fixed point's at most the base band wide, a cycle's ``cap``) widened by the
+    base band."""
     seg = (tb > t0) & (tb <= t1)
     with np.errstate(invalid="ignore"):
         t_last = np.max(np.where(seg, tb, -np.inf), axis=0)
@@ -250,23 +260,25 @@ def _settle(
         )
     try_cycle = has & ~fixed
     cycle = try_cycle & (amp_h <= cap_b) & ~drifting & ~growing
-    # a cycle's envelope: the range of its steady stretch (:func:`steady_from`)
+    settled = fixed | cycle
+    # the band of either: the envelope of the steady stretch (:func:`steady_from`; a
+    # swing within the base band is steady as a fixed point's) widened by the base band
     mid_c, amp_c = mid_h, amp_h
-    if cycle.any():
+    if settled.any():
         t_hold = np.min(np.where(hold_w, tb, np.inf), axis=0)
-        steady = seg & (tb >= steady_from(tb, vb, seg, t_hold, settled_val, cap_b, cycle))
-        with np.errstate(invalid="ignore"):  # inf - inf where a series has no cycle
+        # a fixed point's steady stretch swings within the base band, a cycle's within
+        # settle_band: an excursion wider than the base band is not a fixed point's rest
+        wide_ok = np.where(fixed, base, cap_b)
+        steady = seg & (tb >= steady_from(tb, vb, seg, t_hold, settled_val, wide_ok, settled))
+        with np.errstate(invalid="ignore"):  # inf - inf where a series did not settle
             c_hi = np.max(np.where(steady, vb, -np.inf), axis=0)
             c_lo = np.min(np.where(steady, vb, np.inf), axis=0)
-            mid_c = np.where(cycle, 0.5 * (c_hi + c_lo), mid_h)
-            amp_c = np.where(cycle, 0.5 * (c_hi - c_lo), amp_h)
+            mid_c = np.where(settled, 0.5 * (c_hi + c_lo), mid_h)
+            amp_c = np.where(settled, 0.5 * (c_hi - c_lo), amp_h)
     with np.errstate(invalid="ignore"):
-        in_cycle = np.abs(vb - mid_c) <= amp_c + base
-        from_cyc = np.where(np.abs(v_prior - mid_c) <= amp_c + base, t0, t_first)
-    t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, from_cyc)
-    settled = fixed | cycle
-    t_settle = np.where(cycle, t_cyc, t_fix)
-    t_out = np.where(cycle, out_cyc, out_fix)
+        in_band = np.abs(vb - mid_c) <= amp_c + base
+        from_band = np.where(np.abs(v_prior - mid_c) <= amp_c + base, t0, t_first)
+    t_settle, t_out = _entered(tb, seg & ~in_band, from_band)
     status = np.select(
         [~has, fixed, cycle, drifting, growing, ~tail_fits & (amp_h > cap_b)],
         [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
@@ -276,7 +288,7 @@ def _settle(
     # window's, which the test read
     held = cycle | (status == BEYOND_BAND)
     centre = np.where(held, mid_c, settled_val)
-    tol = np.where(cycle, amp_c + base, base)
+    tol = np.where(settled, amp_c + base, base)
     amp = np.where(held, amp_c, amp_tail)
     time_to = np.where(settled, t_settle - np.broadcast_to(t0, t_settle.shape), np.nan)
     return Settling(
@@ -287,7 +299,7 @@ def _settle(
         centre=np.asarray(centre, dtype=np.float64),
         amplitude=np.asarray(amp, dtype=np.float64),
         status=np.asarray(status),
-        last_out_s=np.asarray(t_out, dtype=np.float64),
+        last_out_s=np.asarray(np.where(settled, t_out, out_fix), dtype=np.float64),
         settle_band=np.asarray(cap_b, dtype=np.float64),
         hold_needed_s=np.asarray(need, dtype=np.float64),
         drift=np.asarray(np.where((n_before > 0) & same_way, step, 0.0)),

@@ -45,7 +45,7 @@ NS2_VEGAS_TIMING_LAWS = ("vegas-1", "vegas-2")
 TRAIN_QUEUE_N, TRAIN_RUNS_N = (3, 5, 6, 7, 8, 9, 10), (4, 5, 6, 7, 8, 9, 10)
 #: convergence-bdp's Quick Vegas BDPs (kb) whose round-model cells after the doubling the
 #: experiment of ``train-queue-settling`` turns from differing to agreeing
-TRAIN_QUEUE_SETTLING_KB = (2000.0, 3000.0, 4000.0)
+TRAIN_QUEUE_SETTLING_KB = (2000.0, 4000.0)
 #: thesis-fairness's (setting, x2 values in ms) whose round-model cells the experiment of
 #: ``feedback-lag`` turns from differing to agreeing
 FEEDBACK_LAG_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
