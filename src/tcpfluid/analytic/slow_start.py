@@ -8,7 +8,7 @@ and the window of each slow-start round. The model: docs/analytic.md, "Model ass
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -73,17 +73,19 @@ def _finite_result(what: str, compute: Callable[[], Any], **inputs: Any) -> NDAr
     return out
 
 
-def resolve_rtt_model(rtt_model: str | None, rtt: str | None) -> str:
-    """The RTT model from ``rtt_model`` or its accepted alias ``rtt`` (default ``"average"``;
-    both with different values: ``ValueError``)."""
+def resolve_rtt_model(
+    rtt_model: str | None, rtt: str | None, choices: Sequence[str] = _RTT_MODELS
+) -> str:
+    """The RTT model from ``rtt_model`` or its accepted alias ``rtt``, one of ``choices``
+    (default ``"average"``; both with different values: ``ValueError``)."""
     if rtt_model is not None and rtt is not None and rtt_model != rtt:
         raise ValueError(
             f"give rtt_model or its alias rtt, not both: rtt_model={rtt_model!r}, rtt={rtt!r}"
         )
     if rtt_model is not None:
-        return check_choice("rtt_model", rtt_model, _RTT_MODELS)
+        return check_choice("rtt_model", rtt_model, choices)
     if rtt is not None:
-        return check_choice("rtt", rtt, _RTT_MODELS)
+        return check_choice("rtt", rtt, choices)
     return "average"
 
 

@@ -23,6 +23,7 @@ from .._validation import (
     check_range,
 )
 from ..algorithms.base import ControlLaw
+from ..analytic.slow_start import resolve_rtt_model
 from ..path import Path
 from ._rounds_law import DROP_SHARES, LOSS_EVENT_RULES
 
@@ -352,11 +353,5 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
 
 
 def _rtt_model(rtt_model: str | None, rtt: str | None) -> str:
-    """The RTT model from ``rtt_model`` or its alias ``rtt`` (not both)."""
-    if rtt_model is not None and rtt is not None and rtt_model != rtt:
-        raise ValueError(
-            f"give the RTT model once: rtt_model={rtt_model!r} and its alias rtt={rtt!r}"
-        )
-    if rtt_model is not None:
-        return str(OPTION_RULES["rtt_model"](rtt_model))
-    return check_choice("rtt", "average" if rtt is None else rtt, _RTT_MODELS)
+    """The RTT model from ``rtt_model`` or its alias ``rtt`` (not both), of the round model's."""
+    return resolve_rtt_model(rtt_model, rtt, _RTT_MODELS)
