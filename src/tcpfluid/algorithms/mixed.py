@@ -6,7 +6,7 @@ the sample, through the ordinary interface. Every state array is full length ``n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .base import ControlLaw, FloatArray, FlowIndex, RoundAction, RoundSample, State
 
-__all__ = ["MixedLaw"]
+__all__ = ["MixedLaw", "each_flow"]
 
 _SAMPLE_FIELDS = tuple(f.name for f in fields(RoundSample))
 
@@ -141,3 +141,18 @@ class MixedLaw(ControlLaw):
             ],
             "groups": [g.tolist() for g in self.groups],
         }
+
+
+def each_flow(law: ControlLaw, value: Callable[[ControlLaw], float]) -> FloatArray:
+    """``value`` of the law deciding for each flow of ``law``: one entry per flow of a
+    :class:`MixedLaw`, one entry for any other law (tile it over the flows with
+    ``np.resize``).
+
+    >>> from tcpfluid.algorithms import get_law
+    >>> mix = MixedLaw([get_law("vegas"), get_law("reno")], [[0, 2], [1]])
+    >>> each_flow(mix, lambda lw: lw.sender.fine_retransmit).tolist()
+    [1.0, 0.0, 1.0]
+    """
+    if isinstance(law, MixedLaw):
+        return np.array([float(value(lw)) for lw in law.laws])[law.which]
+    return np.array([float(value(law))])

@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from .. import _numba_cache
 from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..algorithms.base import ControlLaw, RoundSample
-from ..algorithms.mixed import MixedLaw
+from ..algorithms.mixed import each_flow
 from ..scenarios.reduction import same_clock
 from . import _rounds_kernel as rk
 from ._rounds_kernel import BACKLOG, RED_P
@@ -325,10 +325,8 @@ class HoleTimeouts:
     @classmethod
     def of(cls, law: ControlLaw, n: int) -> HoleTimeouts:
         """The rule for the ``n`` flows of ``law`` (its flows tiled over the scenarios)."""
-        laws = law.laws if isinstance(law, MixedLaw) else (law,)
-        which = law.which if isinstance(law, MixedLaw) else np.zeros(1, dtype=np.intp)
-        fine = np.array([getattr(lw, "sender", ControlLaw.sender).fine_retransmit for lw in laws])
-        return cls(np.resize(sender_dupacks(fine[which]), n))
+        fine = each_flow(law, lambda lw: getattr(lw, "sender", ControlLaw.sender).fine_retransmit)
+        return cls(np.resize(sender_dupacks(fine > 0.0), n))
 
     def view(self, ix: slice) -> HoleTimeouts:
         """The rule for the flows ``ix``."""

@@ -15,7 +15,7 @@ from .. import metrics
 from .._json import fields_dict
 from .._validation import check_int, check_memory
 from ..algorithms.base import SLOW_START, ControlLaw
-from ..algorithms.mixed import MixedLaw
+from ..algorithms.mixed import each_flow
 from ..metrics.summary import engine_summary
 from ..results import EngineSummary
 from ._rounds_inputs import RECORDABLE, PathBatch
@@ -239,10 +239,8 @@ def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
 
 def flow_settle_bands(law: ControlLaw, n_scenarios: int, n_flows: int) -> FloatArray:
     """Each flow's settle band ``(S, F)``: its own law's ``cycle_amplitude_pkts``."""
-    if isinstance(law, MixedLaw):
-        amp = [float(law.laws[i].cycle_amplitude_pkts) for i in law.which.tolist()]
-        return np.array(amp).reshape(n_scenarios, n_flows)
-    return np.full((n_scenarios, n_flows), float(law.cycle_amplitude_pkts))
+    amp = each_flow(law, lambda lw: lw.cycle_amplitude_pkts)
+    return np.resize(amp, n_scenarios * n_flows).reshape(n_scenarios, n_flows)
 
 
 def own_round_logs(

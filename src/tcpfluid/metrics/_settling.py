@@ -261,8 +261,8 @@ def _settle(
     try_cycle = has & ~fixed
     cycle = try_cycle & (amp_h <= cap_b) & ~drifting & ~growing
     settled = fixed | cycle
-    # the band of either: the envelope of the steady stretch (:func:`steady_from`; a
-    # swing within the base band is steady as a fixed point's) widened by the base band
+    # the band of either: the envelope of the steady stretch (:func:`steady_from`)
+    # widened by the base band
     mid_c, amp_c = mid_h, amp_h
     if settled.any():
         t_hold = np.min(np.where(hold_w, tb, np.inf), axis=0)
