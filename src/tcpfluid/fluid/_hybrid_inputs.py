@@ -322,7 +322,7 @@ def kernel_state(
     fq_len: int,
     rtt_sample: str,
     red: RedParameters | None,
-    red_losses: str = "dithered",
+    red_losses: str,
 ) -> KernelState:
     """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``: :func:`check_reverse`;
     ``red_losses``: :func:`~tcpfluid.fluid.hybrid.simulate_hybrid`'s)."""
