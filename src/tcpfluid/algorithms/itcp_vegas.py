@@ -26,7 +26,7 @@ from ._common import (
 )
 from ._jit import Kernel
 from .base import SLOW_START, FloatArray, LossRule, Parameter, RoundRule, RoundSample, State
-from .vegas import _VEGAS, _VEGAS_LOSS, ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
+from .vegas import _VEGAS, _VEGAS_LOSS, THRESHOLDS, Vegas, _vegas_loss, _vegas_rule
 
 __all__ = ["ITcpVegas"]
 
@@ -47,9 +47,7 @@ class ITcpVegas(Vegas):
     cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     parameters: ClassVar[tuple[Parameter, ...]] = (
-        ALPHA,
-        BETA,
-        GAMMA,
+        *THRESHOLDS,
         Parameter(
             "p_step",
             1.25,
@@ -92,7 +90,7 @@ class ITcpVegas(Vegas):
         """Vegas's checks, β <= threshold_max, min_gap <= β − α, arrays of one length."""
         super()._configure(values)
         #: its parameters after Vegas's, in the order of the rule's rows
-        more = {p.name: values[p.name] for p in self.parameters[3:]}
+        more = {p.name: values[p.name] for p in self.parameters[len(THRESHOLDS) :]}
         if more["threshold_max"] is None:
             more["threshold_max"] = np.array(np.inf)
         self._more: dict[str, FloatArray] = more

@@ -23,7 +23,7 @@ from .base import (
     RoundSample,
     State,
 )
-from .vegas import _VEGAS_LOSS, ALPHA, BETA, GAMMA, Vegas, _vegas_loss
+from .vegas import _VEGAS_LOSS, THRESHOLDS, Vegas, _vegas_loss
 
 __all__ = ["SAMPLINGS", "QuickVegas"]
 
@@ -71,9 +71,7 @@ class QuickVegas(Vegas):
     cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     parameters: ClassVar[tuple[Parameter, ...]] = (
-        ALPHA,
-        BETA,
-        GAMMA,
+        *THRESHOLDS,
         Parameter(
             "sampling",
             "near-band",

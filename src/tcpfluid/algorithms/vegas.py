@@ -73,6 +73,8 @@ INITIAL_WINDOW = Parameter(
     lower=1.0,
     per_flow=False,
 )
+#: α, β, γ: the parameters Quick Vegas and iTCP-Vegas declare first, as Vegas does
+THRESHOLDS = (ALPHA, BETA, GAMMA)
 
 
 class Vegas(CompiledLaw):
@@ -96,7 +98,7 @@ class Vegas(CompiledLaw):
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False
 
-    parameters: ClassVar[tuple[Parameter, ...]] = (ALPHA, BETA, GAMMA, INITIAL_WINDOW)
+    parameters: ClassVar[tuple[Parameter, ...]] = (*THRESHOLDS, INITIAL_WINDOW)
 
     def _configure(self, values: Mapping[str, Any]) -> None:
         """α <= β, and the per-flow arrays of the same length."""
