@@ -82,17 +82,14 @@ class QuickVegas(Vegas):
 
     def _configure(self, values: Mapping[str, Any]) -> None:
         super()._configure(values)
-        sampling = values["sampling"]
-        self._sampling = sampling
-        self._sampling_code = SAMPLINGS.index(sampling)
-        self._mid = 0.5 * (self._alpha + self._beta)
+        self._sampling_code = SAMPLINGS.index(values["sampling"])
         #: α, β, γ, m and the near-band and overshoot thresholds of Δ (:data:`_NEAR_BAND`
         #: of α, :data:`_OVERSHOOT` of β) as the rows of one array (:func:`_quick_vegas_rule`)
         self._rule_params = rule_params(
             self._alpha,
             self._beta,
             self._gamma,
-            self._mid,
+            0.5 * (self._alpha + self._beta),
             _NEAR_BAND * self._alpha,
             _OVERSHOOT * self._beta,
         )
