@@ -239,6 +239,8 @@ class RoundEngine:
         S, K = self.S, self.K
         #: RED's state and parameters (rows of :mod:`._rounds_kernel`)
         self.red_state = None
+        #: (RED) per flow: the whole packets RED drops from the class's round in progress
+        self.red_lost: FloatArray | None = None
         if red is not None:
             self.red_state = np.zeros(rk.RED_P + 1)
             self.red_state[rk.RED_WQ : rk.RED_P] = (
@@ -385,6 +387,20 @@ class RoundEngine:
         act = self.active[ix]
         return act, (np.where(act, self.cwnd0[ix], 0.0) if self.off else self.cwnd0[ix])
 
+    def _red_drops(self, c: int, t0: float, w1: FloatArray, total: float) -> None:
+        """RED's whole dropped packets of class ``c``'s round into ``red_lost`` (full length,
+        ``None``: none; :func:`~._rounds_kernel.red_drops`)."""
+        assert self.red_state is not None
+        ix = self.sel[c]
+        debt = self.red_debt[ix]  # (a view when the class's flows are a slice)
+        whole = rk.red_drops(self.red_state, self.kernels[c].R, t0, debt, w1, total)
+        if not isinstance(ix, slice):
+            self.red_debt[ix] = debt
+        self.red_lost = None
+        if whole is not None:
+            self.red_lost = np.zeros(self.n)
+            self.red_lost[ix] = whole
+
     def _class_sums(self, x: FloatArray) -> FloatArray:
         """A per-flow array summed over each class's flows (several classes, one scenario)."""
         return np.add.reduceat(x[self.perm], self.starts)
@@ -423,6 +439,8 @@ class RoundEngine:
             w1_in = np.maximum(w1 - held, 0.0)
             w0_s = per_scenario(np.maximum(w0 - held, 0.0), S, m)
             w1_s = per_scenario(w1_in, S, m)
+        if self.red_state is not None:  # (RED drops as the packets arrive, before the queue)
+            self._red_drops(c, float(t0[0]), w1_in, float(w1_s[0]))
         # ---------------- the bottleneck over the round (other classes at their windows)
         burst, ker = None, self.kernels[c]
         ws = self.w_class  # (several classes: each one's window in flight)

@@ -22,8 +22,8 @@ from ..algorithms._jit import JIT_OPTIONS, _resolved, configure_cache, helpers
 
 FloatArray = NDArray[np.float64]
 
-# RED's laws and Vegas's backlog estimate Δ are compiled into this module's kernels
-_numba_cache.embeds(sys.modules[__name__], red_average, backlog)
+# Vegas's backlog estimate Δ is compiled into this module's kernels
+_numba_cache.embeds(sys.modules[__name__], backlog)
 configure_cache()
 
 # ---- rows of a class's values (each S values, one per scenario)
@@ -50,8 +50,11 @@ QR = 30
 #: the clock at the round's end (``t0`` + duration), in one row and the other in turn (so
 #: that the row a round writes is never the one its ``t0`` is)
 CLOCK = 34
+#: the fraction of the class's packets of the round that RED lets into the queue (1 without
+#: RED; :func:`red_drops`)
+ADMIT = 36
 #: the RTTs of the last ``lag + 1`` rounds (5 rows each)
-HISTORY = 36
+HISTORY = 37
 
 # ---- a class's settings and counters (int64)
 #: the RTT model (0 average, 1 last, 2 fluid), the ACK train (spread_train), a finite
@@ -62,7 +65,8 @@ MODEL, SPREAD, FINITE, REVERSE, CROSS, LAG, ROUNDS, MEMORY, CLUMPS, OTHERS = ran
 CLASS, CLASSES, RED = 10, 11, 12
 MODELS = {"average": 0, "last": 1, "fluid": 2}
 
-# ---- RED (the engine's one array, every class's rule reads and updates it)
+# ---- RED (the engine's one array: :func:`red_drops` updates the average
+# and the probability at a round's start, every class's rule the queue held from its round)
 #: the averaged queue, the time and the queue (link packets) of its last update, the
 #: parameters w_q, min_th, max_th, max_p, gentle (0/1), and the last round's probability
 RED_AVG, RED_T, RED_Q, RED_WQ, RED_MIN, RED_MAX, RED_MAXP, RED_GENTLE, RED_P = range(9)
@@ -114,11 +118,12 @@ def _round_rule(
     class's window in flight), 2 the rest, 3 both; ``w0_s``, ``z_s``, ``w1_s``: the class's
     windows at the start, growth and windows at the end, per scenario."""
     S = R.shape[1]
+    admit = R[ADMIT, 0]  # (RED's drops are taken as the packets arrive: the rest queue)
     if part & 1:
-        _standing(R, cfg, order, d_class, w_all, p_all, ws, w0_s, z_s, w1_s, S)
+        _standing(R, cfg, order, d_class, w_all, p_all, ws, w0_s, z_s, w1_s, S, admit)
     if part & 2:
         if cfg[REVERSE] == 0:
-            _forward(R, cfg, z_s, w0_s, w1_s, S)
+            _forward(R, cfg, z_s, w0_s, w1_s, S, admit)
         if cfg[FINITE]:
             _overflow(R, S)
         if cfg[CROSS] and cfg[REVERSE] == 0:
@@ -136,30 +141,17 @@ def _round_rule(
         clock = CLOCK + (cfg[ROUNDS] & 1)  # (the rounds stepped, this one included)
         for s in range(S):
             R[clock, s] = t0[s] + R[DURATION, s]
-        if cfg[RED]:
-            _red(R, red, t0[0])
-
-
-def _red(R: Any, red: Any, t0: float) -> None:
-    """RED's drop probability for a round starting at ``t0`` (one scenario): the averaged
-    queue updated to ``t0``, then the round's mean backlog held until the next event."""
-    mu = R[MU, 0]
-    arrivals = mu * _mx(t0 - red[RED_T], 0.0)
-    red[RED_AVG] = red_average(red[RED_AVG], red[RED_Q], red[RED_WQ], arrivals)
-    red[RED_T] = t0
-    red[RED_Q] = R[Q_MEAN, 0] * (mu / R[MU_A, 0])
-    red[RED_P] = red_probability(
-        red[RED_AVG], red[RED_MIN], red[RED_MAX], red[RED_MAXP], red[RED_GENTLE] != 0.0, 1.0
-    )
+        if cfg[RED]:  # the round's mean backlog, held until the next event
+            red[RED_Q] = R[Q_MEAN, 0] * (R[MU, 0] / R[MU_A, 0])
 
 
 def _standing(
     R: Any, cfg: Any, order: Any, d_class: Any, w_all: Any, p_all: Any, ws: Any,
-    w0_s: Any, z_s: Any, w1_s: Any, S: int,
+    w0_s: Any, z_s: Any, w1_s: Any, S: int, admit: float,
 ) -> None:  # fmt: skip
     """Part 1: the ACK train's rate capped at μa; the backlog at the round's start, ``pipe``
     and the standing backlog at its end (one class ``max(0, W − μa d)``, several the shared
-    backlog)."""
+    backlog), of the fraction ``admit`` of the class's windows that RED lets in."""
     if cfg[SPREAD]:
         for s in range(S):
             R[ACK_RATE, s] = _mn(R[ACK_RATE, s], R[MU_A, s])
@@ -171,27 +163,28 @@ def _standing(
     cfg[OTHERS] = 1 if others else 0
     if not others:
         for s in range(S):
-            R[QF0, s] = _mx(w0_s[s] - R[MUD, s], 0.0)
+            R[QF0, s] = _mx(admit * w0_s[s] - R[MUD, s], 0.0)
             R[PIPE, s] = R[MUD, s]
-        R[Q_END, 0] = _mx(w1_s[0] - R[MUD, 0], 0.0)
+        R[Q_END, 0] = _mx(admit * w1_s[0] - R[MUD, 0], 0.0)
         return
     mu_a = R[MU_A, 0]
     for k in range(cfg[CLASSES]):
         p_all[k] = mu_a * d_class[order[k]]
-    w_all[0] = w0_s[0]
+    w_all[0] = admit * w0_s[0]
     q0 = _backlog_rule(w_all, p_all)
     R[QF0, 0] = q0
     q1 = q0
     if z_s[0] != 0.0:
-        w_all[0] = w1_s[0]
+        w_all[0] = admit * w1_s[0]
         q1 = _backlog_rule(w_all, p_all)
-    R[PIPE, 0] = w1_s[0] - q1
+    R[PIPE, 0] = admit * w1_s[0] - q1
     R[Q_END, 0] = q1
 
 
-def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
+def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int, admit: float) -> None:
     """The forward queue over the round (burst, ACK train and its runs, queue memory;
-    docs/round-model.md) and the ACK rate of the next round."""
+    docs/round-model.md) of the fraction ``admit`` of the windows that RED lets in, and the
+    ACK rate of the next round."""
     model, memory, clumps = cfg[MODEL], cfg[MEMORY] != 0, cfg[CLUMPS] != 0
     slow = False
     if cfg[SPREAD] and model != 2:
@@ -203,7 +196,8 @@ def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
             rising = rising or R[DROPPED, s] != 0.0
     for s in range(S):
         qf0 = R[QF0, s]
-        qf1 = _mx(w1_s[s] - R[PIPE, s], 0.0)
+        w0, z, w1 = admit * w0_s[s], admit * z_s[s], admit * w1_s[s]
+        qf1 = _mx(w1 - R[PIPE, s], 0.0)
         keep = 0.0
         if memory:
             keep = R[KEEP, s]
@@ -214,12 +208,12 @@ def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
         if model == 2:
             R[Q_MIN, s] = R[Q_MEAN, s] = R[Q_MAX, s] = R[Q_1, s] = qf1
             continue
-        zq = z_s[s]
+        zq = z
         if slow:
             a, mu_a = R[ACK_RATE, s], R[MU_A, s]
-            spare = w0_s[s] * (mu_a / a - 1.0)
-            zq = _mx(z_s[s] - (spare if spare > 0 else 0.0), 0.0)
-            grown = w1_s[s] / w0_s[s] if w0_s[s] > 0 else 1.0
+            spare = w0 * (mu_a / a - 1.0)
+            zq = _mx(z - (spare if spare > 0 else 0.0), 0.0)
+            grown = w1 / w0 if w0 > 0 else 1.0
             R[ACK_RATE, s] = _mn(a * grown, mu_a)
         clumped = R[CLUMPED, s] if clumps else 0.0
         if memory:
@@ -241,7 +235,7 @@ def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
         # packets see and what the next round starts from
         for s in range(S):
             R[SEEN_1, s] = R[Q_1, s]
-            R[Q_1, s] = _mx(w1_s[s] - R[PIPE, s], 0.0)
+            R[Q_1, s] = _mx(admit * w1_s[s] - R[PIPE, s], 0.0)
 
 
 def _overflow(R: Any, S: int) -> None:
@@ -354,6 +348,34 @@ def _sample_rule(
             delta[i] = backlog(w1[i], b, rtts[1, j])
 
 
+def red_drops(
+    red: FloatArray, R: FloatArray, t0: float, debt: FloatArray, w1: FloatArray, total: float
+) -> FloatArray | None:
+    """RED's drops of a class's round starting at ``t0`` (one scenario; ``red``, ``R``: the
+    engine's RED row and the class's rows), taken as its packets arrive, before they queue:
+    the averaged queue updated to ``t0`` from the backlog held since the last event,
+    ``avg ← q + (avg − q)(1 − w_q)^(μ Δt)``, then its probability ``p``; flow ``j``'s expected
+    drops ``p w1_j`` accumulate in ``debt`` (in place) and each whole packet is dropped. The
+    share of the class's ``total`` packets let in goes to row ``ADMIT``. Returns the flows'
+    whole dropped packets (``None``: none)."""
+    arrivals = R[MU, 0] * max(t0 - red[RED_T], 0.0)
+    red[RED_AVG] = red_average(red[RED_AVG], red[RED_Q], red[RED_WQ], arrivals)
+    red[RED_T] = t0
+    p = red[RED_P] = red_probability(
+        red[RED_AVG], red[RED_MIN], red[RED_MAX], red[RED_MAXP], red[RED_GENTLE] != 0.0, 1.0
+    )
+    R[ADMIT] = 1.0
+    if p <= 0.0:
+        return None
+    debt += p * w1
+    whole = np.floor(debt)
+    debt -= whole
+    if not whole.any():  # (no whole packet dropped: no loss, as without RED)
+        return None
+    R[ADMIT] = max(1.0 - float(whole.sum()) / total, 0.0) if total > 0.0 else 1.0
+    return whole
+
+
 #: the compiled :func:`_round_rule` (made on first use)
 _RULE: Any = None
 
@@ -364,7 +386,7 @@ def _compiled() -> Any:
     if _RULE is None:
         # (one namespace: each helper compiled once, resolving the others' compiled versions)
         names = helpers(
-            (backlog, _mx, _mn, _overflow, _rtts, _red, _standing, _forward),
+            (backlog, _mx, _mn, _overflow, _rtts, _standing, _forward),
             {**globals(), "_backlog_rule": BACKLOG},
         )
         rule = _resolved(_round_rule, names)
@@ -426,7 +448,7 @@ class ClassKernel:
     ) -> None:  # fmt: skip
         self.R = R = np.zeros((HISTORY + 5 * (lag + 1), S))
         R[D], R[HALF_D], R[MU], R[MU_PREV] = d, 0.5 * d, mu, mu
-        R[ACK_RATE] = np.inf
+        R[ACK_RATE], R[ADMIT] = np.inf, 1.0
         self.cfg = cfg = np.zeros(13, dtype=np.int64)
         cfg[MODEL], cfg[SPREAD], cfg[FINITE] = MODELS[model], spread, finite
         cfg[REVERSE], cfg[CROSS], cfg[LAG], cfg[CLASS], cfg[CLASSES] = reverse, cross, lag, c, K

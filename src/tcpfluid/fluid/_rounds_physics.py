@@ -18,7 +18,7 @@ from ..algorithms.base import ControlLaw, RoundSample
 from ..algorithms.mixed import each_flow
 from ..scenarios.reduction import same_clock
 from . import _rounds_kernel as rk
-from ._rounds_kernel import BACKLOG, RED_P
+from ._rounds_kernel import BACKLOG
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -464,7 +464,7 @@ def round_losses(
     of the overflow ``lost_s`` and of the other classes' overflows since its last round
     (``drop_share``'s rule, in proportion to the windows in flight, ``others``; a growth
     burst's overflow as whole packets, ``burst_whole_losses``), and RED's
-    whole packets (docs/round-model-unequal-rtt.md)."""
+    whole packets (:func:`~._rounds_kernel.red_drops`; docs/round-model-unequal-rtt.md)."""
     ix, S = eng.sel[c], eng.S
     # (the losses in turn carry parts of a packet from round to round, so they are dealt
     # at every round; the other rules only when something overflowed)
@@ -515,19 +515,8 @@ def round_losses(
         lost[ix] = eng.pending[ix]
         eng.pending[ix] = 0.0
         eng.charged = any_of(eng.pending)
-    if eng.red_state is not None:
-        p = float(eng.red_state[RED_P])  # (the round's, :mod:`._rounds_kernel`)
-        if p > 0.0:
-            debt = eng.red_debt[ix]  # (a view when the class's flows are a slice)
-            debt += p * w1
-            whole = np.floor(debt)
-            debt -= whole
-            if not isinstance(ix, slice):
-                eng.red_debt[ix] = debt
-            if any_of(whole):  # (no whole packet dropped: no loss, as without RED)
-                if lost is None:
-                    lost = np.zeros(eng.n)
-                lost[ix] += whole
+    if eng.red_lost is not None:  # (:func:`~._rounds_kernel.red_drops`, at its start)
+        lost = eng.red_lost if lost is None else lost + eng.red_lost
     return lost
 
 
