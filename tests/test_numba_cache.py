@@ -124,7 +124,8 @@ def test_the_kernels_declare_the_sources_compiled_into_them() -> None:
     for base in ("_core.run-1.py311", "_hybrid_kernel.advance-1.py311"):
         assert red in {p for p, _, _ in _numba_cache._embedded_stamp(base)}
     rounds = {p for p, _, _ in _numba_cache._embedded_stamp("_rounds_kernel._round_rule-1.py311")}
-    assert {red, common} <= rounds
+    # (RED's drops are taken before the compiled round, in Python: only Vegas's Δ is in it)
+    assert common in rounds
     _ITCP_VEGAS.get()  # declares, then compiles or loads, iTCP-Vegas's rule
     files = {p for p, _, _ in _numba_cache._embedded_stamp("itcp_vegas._itcp_vegas_rule-1.py311")}
     assert {vegas.__file__, common} <= files and itcp_vegas.__file__ not in files
