@@ -1,0 +1,149 @@
+"""Vegas flows of unequal base RTTs: where in the α–β band they rest is set by the noise of
+their Δ readings, which the packets have and the fluid engines do not.
+
+Ten Vegas flows started together, 50 Mb/s, base RTTs 20–80 ms (evenly spaced in log),
+unlimited buffer, 12 s. Vegas holds any Δ in [α, β] = [2, 4], so where each flow rests is
+set by its last moves. In the fluid engines every flow reads the round's mean queue: the
+long flows grow until their Δ reaches α, which raises the queue, and the short flows,
+whose Δ = x·q is the largest, give way one packet a round until theirs is back at β: they
+rest at the band's top (Δ 3.8–3.9), the long ones at its bottom (2.0–2.1). In the packets
+the queue swings within a round (each flow's window crosses the bottleneck as a train) and
+a flow reads the mean over its own round: a 20-ms round averages little of the swing, an
+80-ms round most of it. The short flows' readings spread across β while their mean is
+inside the band, and each reading above β takes a packet off: they come to rest only where
+their readings stay below β, about a packet lower (Δ 3.3), and the long flows grow into
+the room they leave.
+
+The experiment switches the readings' noise on in the round model: each round's mean RTT
+is read with a Gaussian error whose deviation is the packets' own queue (recorded each
+millisecond) averaged over one base RTT of the flow, its standard deviation over the half
+second the round is in. The round model then splits the link as the packets do (the
+slope of log(share) on log(base RTT): packets −0.39, round model −0.57, with the noise
+−0.32 in the median of five draws of the errors). Each flow's rest is itself a draw (one
+draw puts a 59-ms flow at 48 packets where the packets have 35), so the experiment judges
+the split over the flows, not each flow. Without the noise the fluid engines' settled
+windows are a strict expected failure against the packets' (the long flows 13–16 % low;
+docs/fluid-promises.md, "Vegas flows of unequal RTTs: where in the band").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.algorithms import registry
+from tcpfluid.algorithms.vegas import Vegas
+from tcpfluid.scenarios import rtt_dumbbell
+
+N, MU_BPS, DURATION_S = 10, 50e6, 12.0
+RTTS_S = np.geomspace(0.020, 0.080, N)
+PKTS_PER_S = MU_BPS / 8000.0  # 1000-byte packets
+BIN_S = 0.5  # the spans over which the queue's deviation is taken
+BETA = 4.0
+
+
+def _scenario() -> Any:
+    return rtt_dumbbell(MU_BPS, list(RTTS_S), ["vegas"] * N, duration_s=DURATION_S)
+
+
+def _settled(result: Any) -> np.ndarray:
+    return np.array([f.settled_window_pkts for f in result.summary.flows], dtype=float)
+
+
+@pytest.fixture(scope="module")
+def packets() -> Any:
+    return tcpfluid.simulate(_scenario(), "packet", record_interval_s=0.001)
+
+
+def _reading_noise(result: Any) -> np.ndarray:
+    """Per half second (rows) and flow (columns): the standard deviation of the packets'
+    queue averaged over one base RTT of the flow, s of delay."""
+    q, t = result.queue_pkts, result.time_s
+    bins = np.arange(0.0, DURATION_S, BIN_S)
+    out = np.zeros((bins.size, N))
+    for j, d in enumerate(RTTS_S):
+        k = max(1, round(float(d) / 0.001))
+        mean = np.convolve(q, np.ones(k) / k, mode="same")
+        for i, a in enumerate(bins):
+            out[i, j] = mean[(t >= a) & (t < a + BIN_S)].std() / PKTS_PER_S
+    return out
+
+
+def test_packet_short_flows_cut_on_readings_above_beta_with_the_mean_inside(
+    packets: Any,
+) -> None:
+    """From 1 s to 5 s the 20-ms flow cuts its window on rounds whose Δ exceeds β while its
+    mean Δ there stays inside the band, a packet or more below β; its readings spread
+    at least twice as wide as the 80-ms flow's."""
+    logs = packets.rounds
+    short, long_ = logs[0], logs[N - 1]
+    m = (short.time_s > 1.0) & (short.time_s < 5.0)
+    cuts = short.next_window_pkts[m] < short.window_pkts[m] - 0.5
+    d = short.delta_pkts[m]
+    assert cuts.sum() >= 3 and np.all(d[cuts] > BETA)
+    assert d.mean() < BETA - 0.5
+    ml = (long_.time_s > 1.0) & (long_.time_s < 5.0)
+    assert d.std() > 2.0 * long_.delta_pkts[ml].std()
+
+
+def _noisy_rounds(packets: Any, engine: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``engine`` on the scenario with Vegas reading each round's mean RTT plus a Gaussian
+    error of the packets' deviation (:func:`_reading_noise`), errors drawn from ``seed``."""
+    noise = _reading_noise(packets)
+    rng = np.random.default_rng(seed)
+
+    class NoisyVegas(Vegas):
+        def init_state(self, n: int) -> Any:
+            state = super().init_state(n)
+            state["elapsed"] = np.zeros(n)
+            return state
+
+        def on_round(self, state: Any, sample: Any, out: Any = None) -> Any:
+            rtt = np.asarray(sample.rtt_mean, dtype=float)
+            base = np.asarray(sample.base_rtt, dtype=float)
+            row = np.minimum((state["elapsed"] / BIN_S).astype(int), noise.shape[0] - 1)
+            col = np.argmin(np.abs(base[:, None] - RTTS_S[None, :] - 1e-4), axis=1)
+            read = np.maximum(rtt + rng.normal(0.0, 1.0, rtt.shape) * noise[row, col], base)
+            state["elapsed"] += rtt
+            sample = dataclasses.replace(sample, rtt_mean=read)
+            return self._run_rule(*self._round_rule(state, sample), out)
+
+    with monkeypatch.context() as m:
+        m.setitem(registry._LAWS, "vegas", NoisyVegas)
+        return tcpfluid.simulate(_scenario(), engine)
+
+
+def _share_slope(result: Any) -> float:
+    """The slope of log(throughput share) on log(base RTT) over the flows."""
+    x = np.array([f.throughput_pps for f in result.summary.flows], dtype=float)
+    return float(np.polyfit(np.log(RTTS_S), np.log(x / x.sum()), 1)[0])
+
+
+def test_round_model_with_the_packets_reading_noise_splits_the_link_as_the_packets(
+    packets: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Switched on (each round's mean RTT read with the packets' measured noise): over
+    five draws of the errors the round model's median slope of log(share) on log(base
+    RTT) is within 0.1 of the packets' (−0.39; their jittered starts −0.36 to −0.41; the
+    round model without the noise −0.57). A slope 0.1 steeper moves the 20- and 80-ms
+    flows' shares apart by 15 % (4^0.1), about the hold-out's 10 % per flow."""
+    slopes = [
+        _share_slope(_noisy_rounds(packets, "rounds", seed, monkeypatch)) for seed in range(1, 6)
+    ]
+    assert abs(float(np.median(slopes)) - _share_slope(packets)) < 0.1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the fluid engines read the round's mean queue without the packets' swing within "
+    "a round, so their short-RTT flows rest at β and the long ones at α",
+)
+@pytest.mark.parametrize("engine", ["rounds", "hybrid"])
+def test_fluid_rests_as_the_packets(packets: Any, engine: str) -> None:
+    """Each fluid flow's settled window within 10 % of the packet flow's."""
+    w = _settled(tcpfluid.simulate(_scenario(), engine))
+    assert w == pytest.approx(_settled(packets), rel=0.10)
