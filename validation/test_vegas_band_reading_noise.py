@@ -6,13 +6,13 @@ unlimited buffer, 12 s. Vegas holds any Δ in [α, β] = [2, 4], so where each f
 set by its last moves. In the fluid engines every flow reads the round's mean queue: the
 long flows grow until their Δ reaches α, which raises the queue, and the short flows,
 whose Δ = x·q is the largest, give way one packet a round until theirs is back at β: they
-rest at the band's top (Δ 3.8–3.9), the long ones at its bottom (2.0–2.1). In the packets
-the queue swings within a round (each flow's window crosses the bottleneck as a train) and
-a flow reads the mean over its own round: a 20-ms round averages little of the swing, an
-80-ms round most of it. The short flows' readings spread across β while their mean is
-inside the band, and each reading above β takes a packet off: they come to rest only where
-their readings stay below β, about a packet lower (Δ 3.3), and the long flows grow into
-the room they leave.
+rest at the band's top (Δ 3.7–3.9), the long ones at its bottom (2.1–2.2). In the packets
+the queue swings within a round (its deviation averaged over 20 ms is 20 packets in the
+first half second, 10 at 1–1.5 s) and a flow reads the mean over its own round: a 20-ms
+round averages little of the swing, an 80-ms round most of it. The short flows' readings
+spread across β while their mean is inside the band, and each reading above β takes a
+packet off: they come to rest only where their readings stay below β, half a packet lower
+(Δ 3.3), and the long flows grow into the room they leave.
 
 The experiment switches the readings' noise on in the round model: in congestion avoidance
 (the slow-start exits stay the round model's) each round's mean RTT is read with a
