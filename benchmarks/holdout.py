@@ -45,10 +45,12 @@ ns-2.35, the documents' own simulator, runs each scenario whose laws it has (Veg
 packet simulator's default recovery), its Vegas flows on ns-2's Vegas agent, which
 recovers as ns-2's Vegas does. It is judged, as the column :data:`NS2`, against a packet
 run with the same senders (the packet simulator's ``fast_recovery="ns2-vegas"`` for the
-Vegas flows; the first packet run itself when every flow is Reno), on what ns-2's agents
-report: each flow's share of the delivered packets and the utilization (the flows'
-goodput and the CBR packets received over the capacity; the packet simulator's counts the
-packets carried, its retransmissions among them). It informs; no fluid count uses it.
+Vegas flows, with ns-2.35's own Vegas agent's Δ and growth,
+``ns2_referee.NS2_VEGAS_OPTIONS``; the first packet run itself when every flow is Reno),
+on what ns-2's agents report: each flow's share of the delivered packets and the
+utilization (the flows' goodput and the CBR packets received over the capacity; the
+packet simulator's counts the packets carried, its retransmissions among them). It
+informs; no fluid count uses it.
 
 Durations
 ---------
@@ -417,7 +419,9 @@ def _ns2_runs(case: Case, out: dict[str, Any], first: dict[str, Any] | None) -> 
     else:
         t0 = time.process_time()
         name, opts = engine_options(case, PACKET)
-        res = tcpfluid.simulate(case.scenario, name, **opts, fast_recovery=senders)
+        # ns-2.35's own Vegas agent (ns2_referee.NS2_VEGAS_OPTIONS)
+        opts = _ns2_referee().matched_to_ns2({**opts, "fast_recovery": senders})
+        res = tcpfluid.simulate(case.scenario, name, **opts)
         out["engines"][NS2_PACKET] = {"status": "ok", "values": _values(res)}
         out["engines"][NS2_PACKET]["cpu_s"] = time.process_time() - t0
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

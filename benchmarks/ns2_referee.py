@@ -106,6 +106,14 @@ LAW_RECOVERIES: dict[str, tuple[str, ...]] = {
     "reno": ("newreno", "reno"),
     "vegas": ("ns2-vegas",),
 }
+#: the packet simulator's options of ns-2.35's own Vegas agent (``tcp-vegas.cc``), which its
+#: ``"ns2-vegas"`` senders take when matched to ns-2.35: Δ from the agent's packet counts
+#: rounded to an integer, the per-ACK increase only into a nearly full window (the
+#: simulator's defaults are the documents' agents; docs/simulator.md, "Fast recovery")
+NS2_VEGAS_OPTIONS: dict[str, Any] = {
+    "ns2_vegas_integer_delta": True,
+    "ns2_vegas_growth_check": True,
+}
 #: packets standing for an infinite buffer
 INFINITE_QUEUE = 10_000_000
 #: ns-2's advertised window and initial ``ssthresh`` here (packets): never reached
@@ -467,8 +475,16 @@ def _thesis_two_flow(x2_ms: int, offset_s: float = 0.0) -> Any:
     return staggered(sc, offset_s)
 
 
+def matched_to_ns2(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The packet simulator's ``options`` with ns-2.35's own Vegas agent
+    (:data:`NS2_VEGAS_OPTIONS`) for its ``"ns2-vegas"`` senders, if it has any."""
+    rec = options.get("fast_recovery", "newreno")
+    vegas = "ns2-vegas" in ([rec] if isinstance(rec, str) else list(rec))
+    return {**options, **NS2_VEGAS_OPTIONS} if vegas else dict(options)
+
+
 #: case name -> (scenario builder, measurement window, the packet simulator's options
-#: matched to ns-2's agents; the report's own options for its row)
+#: matched to ns-2.35's agents; the report's own options for its row)
 def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[str, Any]]]:
     """Every case this script runs (docs/ns2.md, the table)."""
     from tcpfluid.report._thesis_ns2 import ns2_packet_options
@@ -479,11 +495,11 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
             sc = _table7(na, nb, step)
             rec = ["newreno"] * na + ["ns2-vegas"] * nb
             name = f"table7-{na}-{nb}" + ("-stagger" if step else "")
-            out[name] = (sc, (10.0, 60.0), {"fast_recovery": rec}, {})
+            out[name] = (sc, (10.0, 60.0), matched_to_ns2({"fast_recovery": rec}), {})
     for x2 in (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110):
         sc = _thesis_two_flow(x2)
         ns2 = ns2_packet_options(sc)
-        out[f"thesis-vegas13-{x2}"] = (sc, (10.0, 60.0), ns2, ns2)
+        out[f"thesis-vegas13-{x2}"] = (sc, (10.0, 60.0), matched_to_ns2(ns2), ns2)
     # the Quick Vegas paper's Table 2, Vegas, 0-100 and 100-200 s: the flows of the groups
     # that joined before the period's end, all active over the period
     from dataclasses import replace
@@ -494,7 +510,7 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
     for a0, b0 in ((0.0, 100.0), (100.0, 200.0)):
         sc = replace(qv, duration_s=b0, flows=tuple(f for f in qv.flows if f.start_s < b0))
         name = f"qv-many-flows-vegas-{a0:g}-{b0:g}"
-        out[name] = (sc, (a0, b0), {"fast_recovery": "ns2-vegas"}, {})
+        out[name] = (sc, (a0, b0), matched_to_ns2({"fast_recovery": "ns2-vegas"}), {})
     from tcpfluid.report._sec_thesis_many import (
         MANY_FLOWS_MIN_RTO_S,
         MF_FROM_S,
@@ -512,7 +528,7 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
         ns2 = ns2_packet_options(sc)
         ns2 |= {"delayed_ack": da, "delack_timeout_s": DELACK_TIMEOUT_S}
         ns2 |= {"delayed_ack_echo": DELAYED_ACK_ECHO}
-        out[f"thesis-delack-{acks}"] = (sc, (10.0, 60.0), ns2, ns2)
+        out[f"thesis-delack-{acks}"] = (sc, (10.0, 60.0), matched_to_ns2(ns2), ns2)
     for router in ("red-5-15", "red-54-108"):
         for n in (30, 100):
             for law, pct in (("reno", 0), ("vegas-1_3", 100), *(
@@ -521,11 +537,12 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
                 sc = thesis_mix_scenario(n, router, law, pct or 100)
                 ns2 = {**ns2_packet_options(sc), "min_rto_s": MANY_FLOWS_MIN_RTO_S}
                 name = f"many-{router}-{n}-" + ("reno" if law == "reno" else f"vegas13-{pct}")
-                out[name] = (sc, (MF_FROM_S, 60.0), ns2, ns2)
+                out[name] = (sc, (MF_FROM_S, 60.0), matched_to_ns2(ns2), ns2)
     return out
 
 
-def _ns2_options(options: Mapping[str, Any]) -> dict[str, Any]:
+def ns2_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Of the packet simulator's ``options``, those :func:`ns2_script` writes."""
     keys = ("fast_recovery", "delayed_ack", "delack_timeout_s", "min_rto_s", "initial_rto_s",
             "max_rto_s", "red_wait")  # fmt: skip
     return {k: v for k, v in options.items() if k in keys}
@@ -556,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         sc, win, matched, report_opts = table[name]
         sc = staggered(sc, args.stagger)
         script = ns2_script(
-            sc, window_s=win, ns2_defaults=args.ns2_defaults, **_ns2_options(matched)
+            sc, window_s=win, ns2_defaults=args.ns2_defaults, **ns2_options(matched)
         )
         if args.script:
             print(script)

@@ -195,6 +195,24 @@ BAD_OPTIONS = [
     ("ns2_vegas_timing", None, TypeError, "ns2_vegas_timing must be True or False, got None"),
     ("ns2_vegas_base_reset", 0, TypeError, "ns2_vegas_base_reset must be True or False, got 0"),
     (
+        "ns2_vegas_integer_delta",
+        0,
+        TypeError,
+        "ns2_vegas_integer_delta must be True or False, got 0",
+    ),
+    (
+        "ns2_vegas_agent_delta",
+        1.0,
+        TypeError,
+        "ns2_vegas_agent_delta must be True or False, got 1.0",
+    ),
+    (
+        "ns2_vegas_growth_check",
+        "yes",
+        TypeError,
+        "ns2_vegas_growth_check must be True or False, got 'yes'",
+    ),
+    (
         "fast_recovery",
         "tahoe",
         ValueError,

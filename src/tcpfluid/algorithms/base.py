@@ -81,6 +81,9 @@ class RoundSample:
     largest RTT (s; TCP-Ho's Minimal and Maximal RTT), the ACKs received, and the round's
     mean forward one-way delay and its least ever (s, RFC 1323 timestamps; forward-path
     Vegas, the asymmetric-networks paper §V; ``None`` when the engine does not measure it).
+    ``backlog``: Vegas's Δ as the sender measured it, packets (an ns-2 Vegas agent's, from
+    its packet counts: docs/simulator.md, "Fast recovery"); ``None``, the engines' default,
+    when the law computes Δ from the window and RTTs. Vegas and Enhanced Vegas decide on it.
     """
 
     cwnd: FloatArray
@@ -91,6 +94,7 @@ class RoundSample:
     acks: FloatArray
     fwd_delay_mean: FloatArray | None = None
     fwd_delay_base: FloatArray | None = None
+    backlog: FloatArray | None = None
 
 
 @dataclass

@@ -125,9 +125,10 @@ class Vegas(CompiledLaw):
 
     def _round_rule(self, state: State, sample: RoundSample) -> RoundRule:
         """:func:`_vegas_rule` on the law's state and parameters, the sample's window and
-        Δ of eq (1) from its RTTs."""
+        Δ of eq (1) from its RTTs, or the sender's own Δ (``sample.backlog``) if given."""
         cwnd, base_rtt = f64(sample.cwnd, sample.base_rtt)
-        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
+        delta = _NO_DELTA if sample.backlog is None else sample.backlog
+        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, delta)
 
     def _decide(
         self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None

@@ -35,7 +35,8 @@ class Packet(Engine):
         >= 0. Same seed, same run.
     delayed_ack, delayed_ack_echo, delack_timeout_s, min_rto_s, initial_rto_s, max_rto_s,
     fine_retransmit, send_overhead_s, start_delay_s, timeout_recover, fast_recovery,
-    red_wait, ns2_vegas_timing, ns2_vegas_base_reset, max_packets, laws
+    red_wait, ns2_vegas_timing, ns2_vegas_base_reset, ns2_vegas_agent_delta,
+    ns2_vegas_integer_delta, ns2_vegas_growth_check, max_packets, laws
         The simulator's options of the same names (``None``: its defaults);
         ``delayed_ack``, ``fast_recovery`` and ``start_delay_s`` are one value for every
         receiver or sender, or a tuple of one per flow (its length is checked against the
@@ -76,6 +77,9 @@ class Packet(Engine):
     red_wait: bool = _PACKET["red_wait"]
     ns2_vegas_timing: bool = _PACKET["ns2_vegas_timing"]
     ns2_vegas_base_reset: bool = _PACKET["ns2_vegas_base_reset"]
+    ns2_vegas_agent_delta: bool = _PACKET["ns2_vegas_agent_delta"]
+    ns2_vegas_integer_delta: bool = _PACKET["ns2_vegas_integer_delta"]
+    ns2_vegas_growth_check: bool = _PACKET["ns2_vegas_growth_check"]
     max_packets: int = _PACKET["max_packets"]
     laws: Mapping[str, Any] | None = field(default=None, compare=False)
 

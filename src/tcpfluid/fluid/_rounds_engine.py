@@ -575,8 +575,10 @@ class RoundEngine:
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
         counts = mine if counting else self.none
-        for k, row in enumerate(vars(sample).values()):
-            self.full[k, ix] = row
+        # the sample's fields this engine measures, in order (``backlog``, a sender's own
+        # Δ, is the packet simulator's: not kept here)
+        for full_row, row in zip(self.full, vars(sample).values(), strict=False):
+            full_row[ix] = row
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
             run.frac, counts, self.losses, None, self.recovering, None, self.sw.events,

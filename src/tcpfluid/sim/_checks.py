@@ -29,7 +29,10 @@ SECONDS_OPTIONS: dict[str, tuple[str, float | None]] = {
 #: the fast recoveries in messages
 _RECOVERIES = f"one of {', '.join(map(repr, FAST_RECOVERIES))}"
 #: the options that are ``True`` or ``False``
-_BOOL_OPTIONS = ("timeout_recover", "red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset")
+_BOOL_OPTIONS = (
+    "timeout_recover", "red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset",
+    "ns2_vegas_agent_delta", "ns2_vegas_integer_delta", "ns2_vegas_growth_check",
+)  # fmt: skip
 #: the smallest ``max_packets``: the rings of one link and one flow, the least any run
 #: starts with (a run's own start is checked when it is set up)
 MIN_PACKETS = LINK_RING0 + FLOW_RING0

@@ -120,7 +120,12 @@ F_V_CNT = 42  # v_cntRTT_: ACKs this round whose highest packet was sent once
 F_V_SUM = 43  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
 # REC_NS2_FAST only (ns-2's FAST TCP module, tcp-fast.cc; the ``_ns2f_*`` functions):
 F_F_AVGRTT = 44  # avgRTT_: the RTT averaged with weight 1/256 per new ACK (0: none yet)
-NF = 45
+# ns-2's Vegas agent's Δ (tcp-vegas.cc lines 232-239), when F_V_TIMED is set:
+F_S_DELTA = 45  # the Δ its last round's end read, packets, handed to the law (NaN: none)
+F_V_DELTA = 46  # 0: the law's Δ of eq (1); 1: the agent's (ns2_vegas_agent_delta); 2: the
+# agent's rounded to an integer as ns-2.35's (ns2_vegas_integer_delta)
+F_V_GROW_CHECK = 47  # 1: the per-ACK increase only into a nearly full window (line 290)
+NF = 48
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -682,6 +687,11 @@ def _apply_incr(ff, fi, f):
     incr = ff[f, F_INCR]
     if incr == 0.0:
         return
+    if incr > 0.0 and ff[f, F_V_GROW_CHECK] > 0.0:
+        # ns-2's Vegas agent grows only a window it nearly fills (tcp-vegas.cc line 290:
+        # ``(cwnd_-(t_seqno_-last_ack_))<=2``, last_ack_ = I_UNA - 1)
+        if ff[f, F_CWND] - (fi[f, I_NXT] - fi[f, I_UNA] + 1) > 2.0:
+            return
     w = ff[f, F_CWND] + incr
     if incr > 0.0:
         ceiling = ff[f, F_CAP]
@@ -1136,18 +1146,30 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
     The ACK that passes the round's first packet (``v_begseq_``) closes the round before
     its own sample counts: its RTT is ``v_sumRTT_ / v_cntRTT_``, or ``now - v_begtime_``
     without samples; ``v_baseRTT_`` takes it when smaller (or, ``F_V_TIMED`` 2, when
-    ``rttLen <= 1``). docs/simulator.md, "Fast recovery", "Round timing"."""
+    ``rttLen <= 1``); with ``F_V_DELTA`` the agent's Δ from its packet counts
+    (``F_S_DELTA``, which its law reads). docs/simulator.md, "Fast recovery", "Round
+    timing"."""
     if fi[f, I_STATE] == 1 and fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
         n = ff[f, F_V_CNT]
         rtt = ff[f, F_V_SUM] / n if n > 0.0 else now - ff[f, F_V_BEGT]
         if rtt > 0.0:
             # the law reads the round's mean (F_R_SUM / I_R_CNT at ``_round_end``, next)
             ff[f, F_R_SUM] = rtt * fi[f, I_R_CNT]
+            sent = fi[f, I_NXT] - fi[f, I_ROUND_SEQ]  # rttLen = t_seqno_ - v_begseq_
             if rtt < ff[f, F_BASE]:
                 ff[f, F_BASE] = rtt
-            elif ff[f, F_V_TIMED] > 1.0 and fi[f, I_NXT] - fi[f, I_ROUND_SEQ] <= 1:
+            elif ff[f, F_V_TIMED] > 1.0 and sent <= 1:
                 # ns-2's ``if(rtt<v_baseRTT_ || rttLen<=1)`` (ns2_vegas_base_reset)
                 ff[f, F_BASE] = rtt
+            mode = ff[f, F_V_DELTA]
+            if mode > 0.0:
+                # Δ (lines 232-239): (expect − v_actual_)·v_baseRTT_, expect = (t_seqno_ −
+                # last_ack_)/v_baseRTT_ (last_ack_ = ack − 1), v_actual_ = rttLen/rtt;
+                # ns-2.35 rounds it, int(x + 0.5) truncating toward zero (mode 2), the
+                # thesis's agent kept the double (its ch. 3 §3)
+                base = ff[f, F_BASE]
+                x = ((fi[f, I_NXT] - ack + 1) / base - sent / rtt) * base
+                ff[f, F_S_DELTA] = float(math.trunc(x + 0.5)) if mode > 1.0 else x
         ff[f, F_V_CNT] = 0.0
         ff[f, F_V_SUM] = 0.0
         ff[f, F_V_BEGT] = now
@@ -1519,6 +1541,7 @@ def _resume_next(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pe
         rec[r, 7] = ff[f, F_PHASE]
         rec[r, 8] = ff[f, F_SSTH]
         rec[r, 9] = f
+        rec[r, 10] = ff[f, F_S_DELTA]
         gi[G_NREC] = r + 1
         _apply_incr(ff, fi, f)
         fi[f, I_PENDING] = P_SEND

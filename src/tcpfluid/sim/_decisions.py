@@ -161,6 +161,9 @@ class Decisions:
         # its row where the compiled loop reads it, for a law whose on_round writes into
         # ``out`` (ControlLaw.on_round)
         self.samples = [RoundSample(**_views(ff, f, _SAMPLE)) for f in range(nf)]
+        for g in np.flatnonzero(ff[:nf, C.F_V_DELTA] > 0.0).tolist():
+            # an ns-2 Vegas agent hands its law the Δ it measured (tcp-vegas.cc)
+            self.samples[g].backlog = ff[g : g + 1, C.F_S_DELTA]
         self.actions = [RoundAction(**_views(ff, f, _ACTION)) for f in range(nf)]
         # rows of ``ff``, ``fi``, and ``gi``, ``pend`` as memoryviews: an item through one is
         # a Python float or int at half the cost of NumPy's indexing (never reallocated)

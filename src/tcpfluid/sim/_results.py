@@ -422,7 +422,9 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
     rec = sim.rec[: int(sim.gi[C.G_NREC])]
     order = np.argsort(rec[:, 9].astype(np.intp), kind="stable")
     cols = np.ascontiguousarray(rec[order, :9].T)
-    delta = backlog(cols[1], cols[6], cols[3])
+    # Δ as the law read it: an ns-2 Vegas agent's own (F_S_DELTA), else eq (1)'s
+    agent = rec[order, 10]
+    delta = np.where(np.isnan(agent), backlog(cols[1], cols[6], cols[3]), agent)
     bounds = np.searchsorted(rec[order, 9], np.arange(len(sc.flows) + 1))
     sf = np.ascontiguousarray(sim.s_flow[:n].transpose(1, 2, 0))  # flow, column, time
     good = sf[:, 1, :]

@@ -297,10 +297,11 @@ def trace_arrays(
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """``(s_t, s_flow, s_link, rec)``: the fixed-interval samples (time; per flow and per
     link, four columns each) and the round records (t, cwnd, next cwnd, RTT mean, min, max,
-    base, phase, ssthresh, flow; the compiled loop asks for more rows when it fills them)."""
+    base, phase, ssthresh, flow, the Δ an ns-2 Vegas agent read (NaN: Δ of the window and
+    RTTs); the compiled loop asks for more rows when it fills them)."""
     nf, nl = len(sc.flows), len(sc.links)
     nsamp = math.floor(sc.duration_s / sample_interval_s + 1e-9) + 1
-    rec = np.zeros((max(256, 4 * nf), 10))
+    rec = np.zeros((max(256, 4 * nf), 11))
     return np.zeros(nsamp), np.zeros((nsamp, nf, 4)), np.zeros((nsamp, nl, 4)), rec
 
 

@@ -101,11 +101,16 @@ class _Sim:
         self.fi = fi
         start_senders(sc, self.ff, opts["start_delay_s"])
         early_receivers(sc, self.paths, fi, self.li)
+        self.ff[:, C.F_S_DELTA] = np.nan  # no agent's Δ: the laws compute theirs
         if opts["ns2_vegas_timing"]:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc
             timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
             # 2: and take ns-2.35's rttLen <= 1 BaseRTT rule
             self.ff[timed, C.F_V_TIMED] = 2.0 if opts["ns2_vegas_base_reset"] else 1.0
             self.ff[timed, C.F_V_BEGT] = self.ff[timed, C.F_START]
+            # and read the agent's Δ (2: rounded as ns-2.35's); and grow only a full window
+            agent = 1.0 if opts["ns2_vegas_agent_delta"] else 0.0
+            self.ff[timed, C.F_V_DELTA] = 2.0 if opts["ns2_vegas_integer_delta"] else agent
+            self.ff[timed, C.F_V_GROW_CHECK] = 1.0 if opts["ns2_vegas_growth_check"] else 0.0
         self.flow_rows = self.fs.shape[0]
         self.room = self.link_rows + self.flow_rows  # packets the rings have room for
         self.max_packets = max_packets = opts["max_packets"]
@@ -291,6 +296,9 @@ def simulate_packets(
     red_wait: bool = False,
     ns2_vegas_timing: bool = True,
     ns2_vegas_base_reset: bool = False,
+    ns2_vegas_agent_delta: bool = False,
+    ns2_vegas_integer_delta: bool = False,
+    ns2_vegas_growth_check: bool = False,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -344,10 +352,16 @@ def simulate_packets(
     red_wait
         RED links drop as ns-2's ``Queue/RED`` with ``wait_ true``; ``False``: Floyd and
         Jacobson 1993's ``p_b/(1 − count·p_b)``.
-    ns2_vegas_timing, ns2_vegas_base_reset
+    ns2_vegas_timing, ns2_vegas_base_reset, ns2_vegas_agent_delta, ns2_vegas_integer_delta,
+    ns2_vegas_growth_check
         ``"ns2-vegas"`` senders time their rounds' RTT and BaseRTT as ns-2's Vegas agent;
-        with the second, BaseRTT also takes a round of at most one packet (ns-2.35's
-        ``rttLen <= 1``; ``False``: Tsang's thesis's agent).
+        with the others (each with the first; docs/simulator.md, "Fast recovery"),
+        BaseRTT also takes a round of at most one packet (ns-2.35's ``rttLen <= 1``;
+        ``False``: Tsang's thesis's agent), the law decides on the agent's Δ from its
+        packet counts (``False``: Δ of eq (1) from the window), that Δ rounded to an
+        integer (ns-2.35's ``int(x + 0.5)``; the thesis's agent kept a double), the
+        per-ACK increase only while ``cwnd − (packets outstanding + 1) <= 2`` (ns-2.35's
+        agent).
     max_packets
         Ceiling on the packets held (queued, propagating, or not yet acknowledged; about
         250 bytes each); passing it is a ``ValueError`` naming the link or flow.
