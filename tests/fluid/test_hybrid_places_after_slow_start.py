@@ -3,13 +3,13 @@ which the queue empties, until they lose.
 
 Quick Vegas flows that start together on one round clock on 17.9 Mb/s × 110 ms (unlimited
 buffer: no loss) leave slow start apart (their places in the slow-start burst) and then
-grow by eq. (3), many packets a round, while the queue still empties in every round. The
-ACK clock keeps the flows' order in every round's train, so a later flow's packets queue
-behind the growth of the flows ahead of it as they did in slow start: the smaller flows
-read the larger Δ, the flows stay apart through the ramp and then drift together one
-packet a round inside their band (docs/ode-model.md, "Places in the burst"). With places
-in slow start only, the smaller flows read the common queue times their smaller windows,
-grow faster, catch the first one within half a second and settle with it: times to
+grow by eq. (3), many packets a round. The ACK clock keeps the flows' order in every
+round's train, so in a round whose queue empties a later flow's packets queue behind the
+growth of the flows ahead of it as they did in slow start: the smaller flows read the
+larger Δ, the flows stay apart through the ramp and then drift together one packet a
+round inside their band (docs/ode-model.md, "Places after slow start (kept)"). With
+places in slow start only, the smaller flows read the common queue times their smaller
+windows, grow faster, catch the first one and settle with it: times to
 equilibrium of 3.89 s (two flows) and 2.55 s (three) against the packets' 10.0 s and
 9.0 s.
 
