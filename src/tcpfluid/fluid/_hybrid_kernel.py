@@ -866,7 +866,7 @@ def _sample_one(ff, j, base, has_rev, out, i, mu):  # type: ignore[no-untyped-de
     # queue empties in the round, so the flows' trains follow each other from its start)
     empties = ff[j, F_IN_SS] == 1.0 or (finite_b and r_min - b <= 1.0 / mu)
     if ff[j, F_PLACE_ON] == 1.0 and empties and ff[j, F_ROUND_NO] >= 1.0 and r_acks > 0:
-        d_mean, d_max, d_min = _place(ff, j, out[S_MAX, i] - out[S_MIN, i], mu)
+        d_mean, d_max, d_min = _place(ff, j, out[S_MAX, i] - out[S_MIN, i])
         mean += d_mean
         out[S_MAX, i] = max(out[S_MAX, i] + d_max, out[S_MIN, i])
         out[S_MIN, i] = min(out[S_MIN, i] + d_min, mean)
@@ -944,18 +944,15 @@ def _run_take(ff, send, drops, j, run, dropped, over):  # type: ignore[no-untype
 
 
 @njit(**_JIT)
-def _place(ff, j, ramp_s, mu):  # type: ignore[no-untyped-def]
+def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
     round's burst, s (:func:`._rounds_physics.place_offset`; docs/ode-model.md); ``ramp_s``:
-    the spread of the round's RTT samples; after slow start at most the ramp the round's
-    growth makes at the rate ``mu`` (the rest is queue the growth did not make). The first
-    placed flow to end a round sums the growth for all (:func:`_place_sums`)."""
+    the spread of the round's RTT samples. The first placed flow to end a round sums the
+    growth for all (:func:`_place_sums`)."""
     r = ff[j, F_ROUND_NO]
     if ff[j, F_SUMS_ROUND] != r:
         _place_sums(ff, r)
     z = ff[j, F_GROWTH_SS + (int(r) - 1) % 3]
-    if ff[j, F_IN_SS] == 0.0:
-        ramp_s = min(ramp_s, ff[j, F_TOTAL] / mu)
     return place_offset(ff[j, F_AHEAD], z, ff[j, F_OURS], ff[j, F_TOTAL], ramp_s, ff[j, F_CYCLES])
 
 
