@@ -77,7 +77,7 @@ F_CYCLES = 46  # the burst's cycles: the first placed flow's initial window, pac
 F_ROUND_NO = 47  # the flow's rounds begun since it joined (its first round is 0)
 F_IN_SS = 48  # 1.0: its law is in slow start (the phase its last decision chose)
 F_GROWTH = 49  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
-F_GROWTH_SS = 52  # 3 columns: the same while placed and in slow start (else 0), packets
+F_GROWTH_SS = 52  # 3 columns: the same while its round reads its place (else 0), packets
 F_SUMS_ROUND = 55  # the round whose places the next three hold (:func:`_place_sums`)
 F_AHEAD = 56  # the growth of the placed flows ahead of it in that round's burst, packets
 F_OURS = 57  # every placed flow's growth in it, packets
@@ -90,7 +90,9 @@ F_RUN_LEFT = 61  # the losses left in its run under way (0: none), packets
 F_DITHER = 62  # 1.0: its loss events behind RED are dithered (``red_losses="dithered"``)
 F_LOSS_AT = 63  # the lost packets its next loss event needs (1; dithered: a draw in (0, 1])
 F_EVENTS = 64  # its loss events so far (the index of its next draw)
-N_FLOW_ROWS = 65
+F_PLACE_ON = 65  # 1.0: its round reads its place: placed, and in slow start or not yet lost
+F_HAS_LOST = 66  # 1.0: a loss reaction since it joined (its packets no longer in its place)
+N_FLOW_ROWS = 67
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -842,10 +844,10 @@ N_LOG = 6
 
 
 @njit(**_JIT)
-def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
+def _sample_one(ff, j, base, has_rev, out, i, mu):  # type: ignore[no-untyped-def]
     """Flow ``j``'s round sample into column ``i`` of rows ``S_*`` of ``out``: it first
     lowers its BaseRTT ``base[j]`` (inf: none yet) to the round's minimum RTT;
-    ``ff[j, F_BASE]`` gets it (0 while none)."""
+    ``ff[j, F_BASE]`` gets it (0 while none); ``mu``: the bottleneck's rate, packets/s."""
     d = ff[j, F_D]
     r_min = ff[j, F_R_MIN]
     if r_min < base[j]:
@@ -859,8 +861,11 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
     mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
     out[S_MIN, i] = r_min if math.isfinite(r_min) else d
     out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
-    if ff[j, F_PLACED] == 1.0 and ff[j, F_IN_SS] == 1.0 and ff[j, F_ROUND_NO] >= 1.0 and r_acks > 0:
-        # its place in the slow-start burst (the base RTT keeps the round's minimum)
+    # its place in the round's burst (the base RTT keeps the round's minimum); after slow
+    # start only in a round whose RTTs reach the base RTT within a packet's time (the
+    # queue empties in the round, so the flows' trains follow each other from its start)
+    empties = ff[j, F_IN_SS] == 1.0 or (finite_b and r_min - b <= 1.0 / mu)
+    if ff[j, F_PLACE_ON] == 1.0 and empties and ff[j, F_ROUND_NO] >= 1.0 and r_acks > 0:
         d_mean, d_max, d_min = _place(ff, j, out[S_MAX, i] - out[S_MIN, i])
         mean += d_mean
         out[S_MAX, i] = max(out[S_MAX, i] + d_max, out[S_MIN, i])
@@ -941,7 +946,7 @@ def _run_take(ff, send, drops, j, run, dropped, over):  # type: ignore[no-untype
 @njit(**_JIT)
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
-    slow-start burst, s (:func:`._rounds_physics.place_offset`; docs/ode-model.md); ``ramp_s``:
+    round's burst, s (:func:`._rounds_physics.place_offset`; docs/ode-model.md); ``ramp_s``:
     the spread of the round's RTT samples. The first placed flow to end a round sums the
     growth for all (:func:`_place_sums`)."""
     r = ff[j, F_ROUND_NO]
@@ -983,13 +988,17 @@ def _place_sums(ff, r):  # type: ignore[no-untyped-def]
 def place_round(ff, j, phase):  # type: ignore[no-untyped-def]
     """Flow ``j`` begins its round ``F_ROUND_NO`` (0 at its start) with the window,
     increment and cap its law set and in ``phase``: keep its growth in the round for
-    :func:`_place`."""
+    :func:`_place`. A placed flow's round reads its place in slow start, and after slow
+    start until its first loss reaction (its retransmissions and its recovery's sending
+    leave the order of the trains its place stands for)."""
     r = int(ff[j, F_ROUND_NO]) % 3
     grow = max(ff[j, F_CAP] - ff[j, F_W], 0.0) if ff[j, F_INCR] > 0.0 else 0.0
     ss = phase == SLOW_START
+    on = ff[j, F_PLACED] == 1.0 and (ss or ff[j, F_HAS_LOST] == 0.0)
     ff[j, F_IN_SS] = 1.0 if ss else 0.0
+    ff[j, F_PLACE_ON] = 1.0 if on else 0.0
     ff[j, F_GROWTH + r] = grow
-    ff[j, F_GROWTH_SS + r] = grow if ss and ff[j, F_PLACED] == 1.0 else 0.0
+    ff[j, F_GROWTH_SS + r] = grow if on else 0.0
 
 
 @njit(**_JIT)
@@ -1110,7 +1119,8 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     ff[j, F_FIRST_DROP] = np.inf
     ff[j, F_SILENT] = t + silent
     ff[j, F_RECOVER] = t + _np_max(srtt, silent)
-    ff[j, F_IN_SS] = 0.0  # no place in a burst until its law's next round is slow start
+    ff[j, F_PLACE_ON] = 0.0  # no place in a burst until its law's next round is slow start
+    ff[j, F_HAS_LOST] = 1.0
     round_restart(ff, j, ff[j, F_SENT])
 
 
@@ -1141,7 +1151,7 @@ def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-de
         loss_t[c] = t
         ig[I_NLOSS] = c + 1
     else:
-        _sample_one(ff, j, base, has_rev, s, 0)
+        _sample_one(ff, j, base, has_rev, s, 0, timing[4])
         n = gt[gr, GT_N]
         at = gt[gr, GT_SAMPLE] + p
         for r in range(N_SAMPLE):

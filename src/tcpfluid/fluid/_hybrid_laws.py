@@ -475,7 +475,7 @@ class _Boundary:
         W = touched[1, : int(g[K.G_ENDED])]
         if W.size:
             for i, j in enumerate(W.tolist()):
-                K._sample_one(ff, j, base, has_rev, s, i)
+                K._sample_one(ff, j, base, has_rev, s, i, timing[4])
             act = np.empty((3, W.size))
             phase = laws.decide(W, s[:, : W.size], act)
             ff[W, K.F_W], ff[W, K.F_INCR], ff[W, K.F_CAP] = act
