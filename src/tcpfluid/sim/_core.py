@@ -112,7 +112,7 @@ F_V_CHANGED = 36  # t_cwnd_changed_: when that cut was made (-inf: never)
 F_V_TIMEOUT = 37  # v_timeout_: the fine-grained timeout, s
 F_V_SA = 38  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
 F_V_SD = 39  # v_sd_: 4 x the mean deviation
-# ns-2's per-round RTT (tcp-vegas.cc lines 207-223), when F_V_TIMED is 1
+# ns-2's per-round RTT (tcp-vegas.cc lines 209-223), when F_V_TIMED is 1
 F_V_TIMED = 40  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing; 2: and
 # BaseRTT takes the RTT of a round of at most one packet (ns-2's rttLen <= 1)
 F_V_BEGT = 41  # v_begtime_: when the current round was tagged (the ACK that closed the last)
@@ -1139,8 +1139,8 @@ def _ns2v_before_new_ack(ff, fi, f, now):
 
 @_jit
 def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
-    """ns-2's once-per-round RTT (lines 207-223 and 286-288, and the samples of lines
-    300-312), at a new ACK of a flow whose ``F_V_TIMED`` is set; ``k`` is the ring row of
+    """ns-2's once-per-round RTT (lines 209-223 and 275-277, and the samples of lines
+    314-323), at a new ACK of a flow whose ``F_V_TIMED`` is set; ``k`` is the ring row of
     the highest packet the ACK acknowledges.
 
     The ACK that passes the round's first packet (``v_begseq_``) closes the round before
@@ -1177,7 +1177,7 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
         rtt = now - fs[k]
         ff[f, F_V_CNT] += 1.0
         ff[f, F_V_SUM] += rtt
-        if 0.0 < rtt < ff[f, F_BASE]:  # lines 314-318
+        if 0.0 < rtt < ff[f, F_BASE]:  # lines 320-323
             ff[f, F_BASE] = rtt
 
 
