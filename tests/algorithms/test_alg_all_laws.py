@@ -142,3 +142,27 @@ def test_on_loss_rejects_bad_arguments_before_touching_state(name):
             law.on_loss(state, idx, bad_kind, np.array([10.0, 20.0]))
     for key, value in before.items():
         np.testing.assert_array_equal(state[key], value, err_msg=key)
+
+
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_a_law_decides_on_its_senders_delta_exactly_when_it_declares_so(name: str) -> None:
+    """``sender.decides_on_sender_delta`` against the law's decisions: the same rounds
+    (window 50 packets, no queue on the path: Δ of eq (1) is 0), once with a sender's Δ of
+    40 packets in each sample and once without. A law that declares it reads that Δ, and
+    at Δ = 40 (far above every threshold) it decides otherwise than at Δ = 0 in slow start
+    (it leaves) or in congestion avoidance (it decreases instead of increasing); a law
+    that does not declare it decides the same either way."""
+    law = get_law(name)
+    plain, given = law.init_state(1), law.init_state(1)
+    moved = False
+    for _ in range(4):  # slow start's rounds, then congestion avoidance's
+        s = sample(50.0, base_rtt=0.1, fwd_delay_mean=0.05, fwd_delay_base=0.05)
+        a = law.on_round(plain, s)
+        s.backlog = np.array([40.0])
+        b = law.on_round(given, s)
+        moved |= not (
+            np.array_equal(a.cwnd, b.cwnd)
+            and np.array_equal(a.incr, b.incr)
+            and np.array_equal(a.cap, b.cap)
+        )
+    assert moved == law.sender.decides_on_sender_delta

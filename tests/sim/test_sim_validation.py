@@ -307,3 +307,15 @@ def test_a_trace_interval_past_the_bounds_is_refused_under_the_name_given() -> N
         tcpfluid.simulate(sc, Packet(record_interval_s=1e-9))
     with pytest.raises(ValueError, match=r"^sample_interval_s=1e-09 gives .* sample_interval_s >="):
         simulate_packets(sc, sample_interval_s=1e-9)
+
+
+@pytest.mark.parametrize("option", ["ns2_vegas_agent_delta", "ns2_vegas_integer_delta"])
+def test_an_agents_delta_for_a_law_that_computes_its_own_is_refused(option: str) -> None:
+    """Quick Vegas computes its own Δ from the window: asking its ns-2 Vegas sender to hand
+    it the agent's Δ would be ignored, so it is a ValueError naming the option, the flow
+    and the law (Vegas beside it would read it)."""
+    from tcpfluid.scenarios import rtt_dumbbell
+
+    sc = rtt_dumbbell(10e6, [0.02, 0.04], ["vegas", "quick-vegas"], duration_s=1.0)
+    with pytest.raises(ValueError, match=rf"{option}=True: flow 'S2-D2' runs 'quick-vegas'"):
+        tcpfluid.simulate(sc, "packet", fast_recovery="ns2-vegas", **{option: True})

@@ -83,7 +83,8 @@ class RoundSample:
     Vegas, the asymmetric-networks paper §V; ``None`` when the engine does not measure it).
     ``backlog``: Vegas's Δ as the sender measured it, packets (an ns-2 Vegas agent's, from
     its packet counts: docs/simulator.md, "Fast recovery"); ``None``, the engines' default,
-    when the law computes Δ from the window and RTTs. Vegas and Enhanced Vegas decide on it.
+    when the law computes Δ from the window and RTTs. The laws whose sender declares
+    ``decides_on_sender_delta`` (:class:`SenderTraits`) decide on it.
     """
 
     cwnd: FloatArray
@@ -212,9 +213,13 @@ class SenderTraits:
 
     ``fine_retransmit``, Vegas's fine-grained retransmission check on the first or second
     duplicate ACK (the Quick Vegas paper §3.1); ``False``: three duplicate ACKs or a timeout
-    only (Reno)."""
+    only (Reno). ``decides_on_sender_delta``, the law's round decision reads a Δ its sender
+    measured when the sample carries one (:attr:`RoundSample.backlog`; an ns-2 Vegas
+    agent's, ``simulate_packets(ns2_vegas_agent_delta=True)``); ``False``: the law
+    computes every quantity it decides on from the sample's window and RTTs."""
 
     fine_retransmit: bool = True
+    decides_on_sender_delta: bool = False
 
 
 def _parameters_doc(parameters: tuple[Parameter, ...]) -> str:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ._common import backlog, f64, fmax, fmin, stride
 from ._jit import Kernel
-from .base import OdeForm, RoundRule, RoundSample, State
+from .base import SENDER_DEFAULTS, OdeForm, RoundRule, RoundSample, SenderTraits, State
 from .vegas import _VEGAS, VEGAS_ODE_FORM, Vegas, _vegas_rule
 
 __all__ = ["ForwardVegas"]
@@ -25,6 +25,8 @@ class ForwardVegas(Vegas):
     :meth:`on_round` raises ValueError when the sample has no forward delays."""
 
     name: ClassVar[str] = "forward-vegas"
+    #: computes its own Δ from the window and RTTs: no sender's Δ
+    sender: ClassVar[SenderTraits] = SENDER_DEFAULTS
     #: Vegas's rate form with Δ_f from the forward queueing delay (an ACK-path queue does
     #: not enter it)
     ode_form: ClassVar[OdeForm | None] = OdeForm(

@@ -25,7 +25,17 @@ from ._common import (
     stride,
 )
 from ._jit import Kernel
-from .base import SLOW_START, FloatArray, LossRule, Parameter, RoundRule, RoundSample, State
+from .base import (
+    SENDER_DEFAULTS,
+    SLOW_START,
+    FloatArray,
+    LossRule,
+    Parameter,
+    RoundRule,
+    RoundSample,
+    SenderTraits,
+    State,
+)
 from .vegas import _VEGAS, _VEGAS_LOSS, THRESHOLDS, Vegas, _vegas_loss, _vegas_rule
 
 __all__ = ["ITcpVegas"]
@@ -43,6 +53,8 @@ class ITcpVegas(Vegas):
     """
 
     name: ClassVar[str] = "itcp-vegas"
+    #: computes its own Δ from the window and RTTs: no sender's Δ
+    sender: ClassVar[SenderTraits] = SENDER_DEFAULTS
     #: its steady state is a limit cycle (Area-1 increases and Area-4 resets around the band)
     cycle_amplitude_pkts: ClassVar[float] = float("inf")
 

@@ -15,12 +15,14 @@ from ._common import MIN_WINDOW, backlog, check_index, f64, fmax, fmin, rule_par
 from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
+    SENDER_DEFAULTS,
     SLOW_START,
     LossRule,
     Parameter,
     RoundAction,
     RoundRule,
     RoundSample,
+    SenderTraits,
     State,
 )
 from .vegas import _VEGAS_LOSS, THRESHOLDS, Vegas, _vegas_loss
@@ -67,6 +69,8 @@ class QuickVegas(Vegas):
     """
 
     name: ClassVar[str] = "quick-vegas"
+    #: computes its own Δ from the window and RTTs: no sender's Δ
+    sender: ClassVar[SenderTraits] = SENDER_DEFAULTS
     #: its steady state is a limit cycle (±1 moves around the band; Δ = m is the only rest)
     cycle_amplitude_pkts: ClassVar[float] = float("inf")
 

@@ -39,6 +39,7 @@ from .base import (
     RoundAction,
     RoundRule,
     RoundSample,
+    SenderTraits,
     State,
 )
 
@@ -97,6 +98,9 @@ class Vegas(CompiledLaw):
     ode_form: ClassVar[OdeForm | None] = None  # set below the class (it names _vegas_rate)
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False
+    #: decides on its sender's Δ when given (:meth:`_round_rule`); Enhanced Vegas too, the
+    #: subclasses that compute their own quantities from the window declare the default
+    sender: ClassVar[SenderTraits] = SenderTraits(decides_on_sender_delta=True)
 
     parameters: ClassVar[tuple[Parameter, ...]] = (*THRESHOLDS, INITIAL_WINDOW)
 

@@ -71,6 +71,25 @@ MAX_PACKETS = 4_000_000
 _RAND_BLOCK = 1 << 16
 
 
+def _check_agent_delta(
+    sc: Scenario, laws: Sequence[ControlLaw], timed: Any, opts: Mapping[str, Any]
+) -> None:
+    """A ``ValueError`` naming the first ns-2 Vegas sender whose law would not decide on the
+    agent's Δ that ``ns2_vegas_agent_delta`` or ``ns2_vegas_integer_delta`` asks for (the
+    law's sender declares ``decides_on_sender_delta``)."""
+    from ..algorithms.registry import ALGORITHMS, get_law
+
+    for f in np.flatnonzero(timed).tolist():
+        if not laws[f].sender.decides_on_sender_delta:
+            integer = opts["ns2_vegas_integer_delta"]
+            name = "ns2_vegas_integer_delta" if integer else "ns2_vegas_agent_delta"
+            readers = sorted(a for a in ALGORITHMS if get_law(a).sender.decides_on_sender_delta)
+            raise ValueError(
+                f"{name}=True: flow {sc.flows[f].name!r} runs {laws[f].name!r}, whose rule "
+                f"computes its own Δ; the agent's Δ is read by the laws {readers} only"
+            )
+
+
 class _Sim:
     """Mutable run state (private): the arrays handed to the compiled loop."""
 
@@ -108,8 +127,10 @@ class _Sim:
             self.ff[timed, C.F_V_TIMED] = 2.0 if opts["ns2_vegas_base_reset"] else 1.0
             self.ff[timed, C.F_V_BEGT] = self.ff[timed, C.F_START]
             # and read the agent's Δ (2: rounded as ns-2.35's); and grow only a full window
-            agent = 1.0 if opts["ns2_vegas_agent_delta"] else 0.0
-            self.ff[timed, C.F_V_DELTA] = 2.0 if opts["ns2_vegas_integer_delta"] else agent
+            mode = 2.0 if opts["ns2_vegas_integer_delta"] else float(opts["ns2_vegas_agent_delta"])
+            if mode > 0.0:
+                _check_agent_delta(sc, laws, timed, opts)
+            self.ff[timed, C.F_V_DELTA] = mode
             self.ff[timed, C.F_V_GROW_CHECK] = 1.0 if opts["ns2_vegas_growth_check"] else 0.0
         self.flow_rows = self.fs.shape[0]
         self.room = self.link_rows + self.flow_rows  # packets the rings have room for
