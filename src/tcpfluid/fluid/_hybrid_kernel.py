@@ -75,24 +75,23 @@ F_QUIET = 44  # 1.0: the flow is in the list of flows that may be parked (``touc
 F_PLACED = 45  # 1.0: the flow started with the first flows, together, on one round clock
 F_CYCLES = 46  # the burst's cycles: the first placed flow's initial window, packets
 F_ROUND_NO = 47  # the flow's rounds begun since it joined (its first round is 0)
-F_IN_SS = 48  # 1.0: its law is in slow start (the phase its last decision chose)
-F_GROWTH = 49  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
-F_GROWTH_SS = 52  # 3 columns: the same while its round reads its place (else 0), packets
-F_SUMS_ROUND = 55  # the round whose places the next three hold (:func:`_place_sums`)
-F_AHEAD = 56  # the growth of the placed flows ahead of it in that round's burst, packets
-F_OURS = 57  # every placed flow's growth in it, packets
-F_TOTAL = 58  # every flow's growth in it, packets
-F_NEXT_SEQ = 59  # the round's end: the data its sender had sent when its ACKs reached the
+F_GROWTH = 48  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
+F_GROWTH_SS = 51  # 3 columns: the same while its round reads its place (else 0), packets
+F_SUMS_ROUND = 54  # the round whose places the next three hold (:func:`_place_sums`)
+F_AHEAD = 55  # the growth of the placed flows ahead of it in that round's burst, packets
+F_OURS = 56  # every placed flow's growth in it, packets
+F_TOTAL = 57  # every flow's growth in it, packets
+F_NEXT_SEQ = 58  # the round's end: the data its sender had sent when its ACKs reached the
 #                  round's first packet, inside the step (the next round's first packet)
-F_CREDIT = 60  # its arrivals at a full queue, less those of every flow before each of its
+F_CREDIT = 59  # its arrivals at a full queue, less those of every flow before each of its
 #               runs of losses began (:func:`_overflow_runs`), packets
-F_RUN_LEFT = 61  # the losses left in its run under way (0: none), packets
-F_DITHER = 62  # 1.0: its loss events behind RED are dithered (``red_losses="dithered"``)
-F_LOSS_AT = 63  # the lost packets its next loss event needs (1; dithered: a draw in (0, 1])
-F_EVENTS = 64  # its loss events so far (the index of its next draw)
-F_PLACE_ON = 65  # 1.0: its round reads its place: placed, and in slow start or not yet lost
-F_HAS_LOST = 66  # 1.0: a loss reaction since it joined (its packets no longer in its place)
-N_FLOW_ROWS = 67
+F_RUN_LEFT = 60  # the losses left in its run under way (0: none), packets
+F_DITHER = 61  # 1.0: its loss events behind RED are dithered (``red_losses="dithered"``)
+F_LOSS_AT = 62  # the lost packets its next loss event needs (1; dithered: a draw in (0, 1])
+F_EVENTS = 63  # its loss events so far (the index of its next draw)
+F_PLACE_ON = 64  # 1.0: its round reads its place: placed, and in slow start or not yet lost
+F_HAS_LOST = 65  # 1.0: a loss reaction since it joined (its packets no longer in its place)
+N_FLOW_ROWS = 66
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -861,10 +860,11 @@ def _sample_one(ff, j, base, has_rev, out, i, mu):  # type: ignore[no-untyped-de
     mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
     out[S_MIN, i] = r_min if math.isfinite(r_min) else d
     out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
-    # its place in the round's burst (the base RTT keeps the round's minimum); after slow
-    # start only in a round whose RTTs reach the base RTT within a packet's time (the
-    # queue empties in the round, so the flows' trains follow each other from its start)
-    empties = ff[j, F_IN_SS] == 1.0 or (finite_b and r_min - b <= 1.0 / mu)
+    # its place in the round's burst (the base RTT keeps the round's minimum), in slow
+    # start as after it only in a round whose RTTs reach the base RTT within a packet's
+    # time (the queue empties in the round, so the flows' trains follow each other from
+    # its start; behind a standing queue every flow's packets meet the whole ramp)
+    empties = finite_b and r_min - b <= 1.0 / mu
     if ff[j, F_PLACE_ON] == 1.0 and empties and ff[j, F_ROUND_NO] >= 1.0 and r_acks > 0:
         d_mean, d_max, d_min = _place(ff, j, out[S_MAX, i] - out[S_MIN, i])
         mean += d_mean
@@ -995,7 +995,6 @@ def place_round(ff, j, phase):  # type: ignore[no-untyped-def]
     grow = max(ff[j, F_CAP] - ff[j, F_W], 0.0) if ff[j, F_INCR] > 0.0 else 0.0
     ss = phase == SLOW_START
     on = ff[j, F_PLACED] == 1.0 and (ss or ff[j, F_HAS_LOST] == 0.0)
-    ff[j, F_IN_SS] = 1.0 if ss else 0.0
     ff[j, F_PLACE_ON] = 1.0 if on else 0.0
     ff[j, F_GROWTH + r] = grow
     ff[j, F_GROWTH_SS + r] = grow if on else 0.0
