@@ -91,7 +91,10 @@ F_LOSS_AT = 62  # the lost packets its next loss event needs (1; dithered: a dra
 F_EVENTS = 63  # its loss events so far (the index of its next draw)
 F_PLACE_ON = 64  # 1.0: its round reads its place: placed, and in slow start or not yet lost
 F_HAS_LOST = 65  # 1.0: a loss reaction since it joined (its packets no longer in its place)
-N_FLOW_ROWS = 66
+F_FIRST_RTT = 66  # the RTT its first packet saw behind the other first flows' first windows
+#                   (``_first_packets.first_packet_waits``, ``hybrid._initial_state``; 0:
+#                   none): a floor under its first two rounds' minimum RTT, s
+N_FLOW_ROWS = 67
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -845,10 +848,13 @@ N_LOG = 6
 @njit(**_JIT)
 def _sample_one(ff, j, base, has_rev, out, i, mu):  # type: ignore[no-untyped-def]
     """Flow ``j``'s round sample into column ``i`` of rows ``S_*`` of ``out``: it first
-    lowers its BaseRTT ``base[j]`` (inf: none yet) to the round's minimum RTT;
+    lowers its BaseRTT ``base[j]`` (inf: none yet) to the round's minimum RTT (in its first
+    two rounds at least its first packet's, ``F_FIRST_RTT``);
     ``ff[j, F_BASE]`` gets it (0 while none); ``mu``: the bottleneck's rate, packets/s."""
     d = ff[j, F_D]
     r_min = ff[j, F_R_MIN]
+    if ff[j, F_ROUND_NO] < 2.0 and not has_rev:
+        r_min = max(r_min, ff[j, F_FIRST_RTT])
     if r_min < base[j]:
         base[j] = r_min
     b = base[j]

@@ -20,6 +20,7 @@ from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
+from ._first_packets import first_packets_floor, seed_first_packets
 from ._rounds_inputs import PathBatch, _Run
 from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
@@ -52,7 +53,6 @@ from ._rounds_physics import (
     placed_flows,
     reverse_queues,
     round_losses,
-    seed_first_packets,
     start_lockout,
     timer_retransmissions,
 )
@@ -99,6 +99,8 @@ class RoundEngine:
         self.spread_train = ack_train and not self.reverse and self.cross
         self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
         self.start_n, self.stop_n = np.tile(run.start_f, S), np.tile(run.stop_f, S)
+        #: each flow's time to the bottleneck and its packets' spacing there
+        self.lead_n, self.spacing_n = np.tile(run.lead_f, S), np.tile(run.spacing_f, S)
         n = self.n
         self.ls = start_law(law, n, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
@@ -137,14 +139,19 @@ class RoundEngine:
         if F > 1 and not self.reverse and model != "fluid":
             self._init_places(lag, model)
 
+    def _flow_d(self) -> FloatArray:
+        """Each flow's base RTT, s (S × F,)."""
+        d = np.repeat(self.d[0], self.F) if self.K == 1 else self.d_flow
+        assert d is not None
+        return d
+
     def _init_lockout(self) -> FloatArray | None:
         """The flows whose whole first window the simultaneous start loses
         (:func:`~._rounds_physics.start_lockout`): each joins after the initial timer."""
         if not self.finite_buf or self.F < 2:
             return None
         S, F = self.S, self.F
-        d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
-        assert d is not None
+        d = self._flow_d()
         buf = np.broadcast_to(self.batch.buffer_pkts, (S,))
         locked = np.zeros(self.n, dtype=bool)
         for s in range(S):
@@ -172,8 +179,7 @@ class RoundEngine:
     def _init_places(self, lag: int, model: str) -> None:
         """The flows with places in the round's burst and the class whose rounds place them."""
         S, F = self.S, self.F
-        d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
-        assert d is not None
+        d = self._flow_d()
         placed, cycles = np.zeros(self.n, dtype=bool), np.ones(S)
         for s in range(S):
             on = slice(s * F, (s + 1) * F)
@@ -218,6 +224,8 @@ class RoundEngine:
         self.off = False
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
+        #: per flow: the RTT and forward delay its first packet saw (inf: not seeded)
+        self.first_rtt, self.first_fwd = np.full(n, np.inf), np.full(n, np.inf)
         #: per class: whether some of its flows may have joined without a base RTT yet
         self.unseeded = [True] * K
         #: per flow: the window of its round in progress (0 when inactive), its share of
@@ -480,15 +488,16 @@ class RoundEngine:
         delta = self.no_delta
         if recording and "delta_pkts" in recorder.fields:
             delta = np.empty(w1.size)
-        if self.unseeded[c]:
-            self.unseeded[c] = False
-            if not self.reverse:
-                seed_first_packets(self, act, d, inv_mu)
+        if self.unseeded[c] and not self.reverse:
+            seed_first_packets(self, t0, self._flow_d(), inv_mu)
+        self.unseeded[c] = False
         seen, seen_min = rtts, ker.rtt_min
         if c == self.placed_class:
             assert self.places is not None
             seen, seen_min = self.places(self.count[c], act, z, ker.R, rtts)
         sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
+        if self.K > 1 and self.count[c] < 2:  # (a class's first rounds: docs/round-model.md)
+            first_packets_floor(self, ix, self.count[c] == 1)
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:

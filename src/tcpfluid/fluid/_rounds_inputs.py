@@ -255,6 +255,8 @@ class _Run(NamedTuple):
     rec: set[str]
     start_f: FloatArray
     stop_f: FloatArray
+    lead_f: FloatArray
+    spacing_f: FloatArray
     cross: list[CrossTraffic]
     c_rates: FloatArray
     c_start: FloatArray
@@ -321,6 +323,8 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
         raise ValueError(
             f"flow_stop_s must be > flow_start_s for every flow, got {stop_f} and {start_f}"
         )
+    lead_f = _flow_times("flow_lead_s", given["flow_lead_s"], F, default=0.0)
+    spacing_f = _flow_times("flow_spacing_s", given["flow_spacing_s"], F, default=0.0)
     if isinstance(cross_traffic, CrossTraffic):
         raise TypeError("cross_traffic must be a sequence of CrossTraffic, got one CrossTraffic")
     cross = list(cross_traffic)
@@ -347,8 +351,8 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
     if not cross:
         c_rates, c_start, c_stop = np.zeros((0, S)), np.zeros((0, 1)), np.zeros((0, 1))
     return _Run(
-        n_steps, t_end, every, frac, rec, start_f, stop_f, cross, c_rates, c_start, c_stop,
-        change_times,
+        n_steps, t_end, every, frac, rec, start_f, stop_f, lead_f, spacing_f, cross, c_rates,
+        c_start, c_stop, change_times,
     )  # fmt: skip
 
 

@@ -220,25 +220,6 @@ def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
     return out.reshape(z.shape)
 
 
-def seed_first_packets(eng: RoundEngine, act: Any, d: FloatArray, inv_mu: Any) -> None:
-    """The base RTT of flows starting together on an idle bottleneck, from their first
-    packets: the j-th finds j queued, ``d + j/μa`` (docs/round-model.md, "First packets")."""
-    if eng.K > 1:
-        return
-    S, m = eng.S, eng.F
-    first = np.asarray(act, dtype=bool) & np.isinf(eng.base_rtt)
-    idle = per_scenario((np.asarray(act, dtype=bool) & ~first).astype(np.float64), S, m)
-    first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
-    if not any_of(first):
-        return
-    fs = by_scenario(first, S, m)
-    ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
-    inv = np.broadcast_to(inv_mu, d.shape)
-    queued = ahead * per_flow(inv, m)  # the first packets ahead, s
-    eng.base_rtt[first] = (per_flow(d, m) + queued)[first]
-    eng.fwd_base[first] = (per_flow(0.5 * d, m) + queued)[first]
-
-
 def placed_flows(
     start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
 ) -> tuple[NDArray[np.bool_], float]:

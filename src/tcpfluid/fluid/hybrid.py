@@ -24,7 +24,9 @@ from ..algorithms.base import ControlLaw
 from ..metrics.summary import traced_summary
 from ..queueing import RedParameters
 from ..results import EngineSummary
+from ..scenarios.reduction import same_clock
 from . import _hybrid_kernel as K
+from ._first_packets import first_packet_waits
 from ._hybrid_inputs import (
     DROP_SHARES,
     RTT_SAMPLES,
@@ -37,6 +39,7 @@ from ._hybrid_inputs import (
     check_reverse,
     check_run,
     kernel_state,
+    per_flow,
     small_pages,
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
@@ -76,6 +79,8 @@ def simulate_hybrid(
     cross_traffic: Sequence[tuple[float, float, float]] = (),
     flow_start_s: ArrayLike | None = None,
     flow_stop_s: ArrayLike | None = None,
+    flow_lead_s: ArrayLike | None = None,
+    flow_spacing_s: ArrayLike | None = None,
     dt_s: float | None = None,
     record_every_s: float | None = None,
     timeout_loss_fraction: float | None = None,
@@ -116,6 +121,11 @@ def simulate_hybrid(
         ``(rate_pps, start_s, stop_s)`` constant-bit-rate sources at the bottleneck.
     flow_start_s, flow_stop_s
         Per-flow active interval, s (defaults: 0 and never).
+    flow_lead_s, flow_spacing_s
+        Per flow: the time its first packet takes from the sender to the bottleneck, and
+        its packets' spacing there (its access link's packet time), s (default 0: queued
+        when sent); where the first packets of flows starting together on several round
+        clocks queue (docs/round-model.md, "First packets").
     dt_s, record_every_s
         Time step, s (default: the smallest base RTT / :data:`STEPS_PER_RTT`), and the
         recorded series' interval, s (default: the smallest base RTT / 4).
@@ -157,7 +167,16 @@ def simulate_hybrid(
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
     reverse = (reverse_mu_pps, reverse_buffer_pkts, packets_per_ack)
-    st, laws, box, lock = _initial_state(law, run, opts, reverse, red)
+    F = run.d.size
+    access = (
+        per_flow("flow_lead_s", flow_lead_s, F, 0.0),
+        per_flow("flow_spacing_s", flow_spacing_s, F, 0.0),
+    )
+    if not (np.all(access[0] >= 0.0) and np.all(access[1] >= 0.0)):
+        raise ValueError(
+            f"flow_lead_s and flow_spacing_s must be >= 0 s for every flow, got {access}"
+        )
+    st, laws, box, lock = _initial_state(law, run, opts, reverse, red, access)
     _run_steps(st, box, laws, run, progress, lock)
     return _collect(laws, st, box, run, red)
 
@@ -168,9 +187,11 @@ def _initial_state(
     opts: dict[str, Any],
     reverse: tuple[float, float, float],
     red: RedParameters | None,
+    access: tuple[FloatArray, FloatArray],
 ) -> tuple[KernelState, _Laws, _Boundary, StartLockout]:
-    """The state at time 0 of a checked run: the kernel's state with the flows' places, the
-    laws, the round boundary's state and the lock-out at a simultaneous start."""
+    """The state at time 0 of a checked run: the kernel's state with the flows' places and
+    first packets' RTTs, the laws, the round boundary's state and the lock-out at a
+    simultaneous start (``access``: each flow's lead to the bottleneck and spacing, s)."""
     switches = (
         opts["drop_share"],
         *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
@@ -196,6 +217,18 @@ def _initial_state(
         placed, cycles = placed_flows(st.ff[:, K.F_START], st.ff[:, K.F_D], laws.init_cwnd)
         st.ff[placed, K.F_PLACED] = 1.0
         st.ff[placed, K.F_CYCLES] = cycles
+        # flows starting first together on several round clocks: their first packets'
+        # RTTs (docs/round-model.md, "First packets")
+        start, d = st.ff[:, K.F_START], st.ff[:, K.F_D]
+        first = start == start.min()
+        if not same_clock(d[first], float(d[first][0])).all():
+            lead, spacing = access
+            t0 = float(start.min())
+            mu_a = run.mu - sum(c[0] for c in run.cross if c[1] <= t0 < c[2])
+            waits = first_packet_waits(
+                (start + lead)[first], laws.init_cwnd[first], spacing[first], 1.0 / mu_a
+            )
+            st.ff[first, K.F_FIRST_RTT] = d[first] + waits
     return st, laws, _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0)), lock
 
 
@@ -355,6 +388,8 @@ def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
         cross_traffic=[(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic],
         flow_start_s=view.start_s,
         flow_stop_s=view.stop_s,
+        flow_lead_s=view.lead_s,
+        flow_spacing_s=view.spacing_s,
         **options,
     )
 

@@ -68,6 +68,8 @@ def simulate_rounds(
     n_flows: int = 1,
     flow_start_s: ArrayLike | None = None,
     flow_stop_s: ArrayLike | None = None,
+    flow_lead_s: ArrayLike | None = None,
+    flow_spacing_s: ArrayLike | None = None,
     rtt_model: RttModel | None = None,
     cross_traffic: Sequence[CrossTraffic] = (),
     record: Collection[str] = RECORDABLE,
@@ -108,6 +110,11 @@ def simulate_rounds(
         F, flows per scenario sharing the bottleneck (equal base RTT).
     flow_start_s, flow_stop_s
         Per-flow start and stop times, s, shape ``(F,)`` (defaults: 0 and never).
+    flow_lead_s, flow_spacing_s
+        Per flow: the time its first packet takes from the sender to the bottleneck, and
+        its packets' spacing there (its access link's packet time), s, shape ``(F,)``
+        (default 0: every packet queued when sent); they set where the first packets of
+        flows starting together queue ("First packets").
     rtt_model, rtt
         The RTT model: ``"average"`` (default), ``"last"`` or ``"fluid"``; ``rtt`` is its
         older name.
@@ -335,6 +342,8 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
         "duration_s": view.duration_s,
         "flow_start_s": np.asarray(view.start_s, dtype=np.float64),
         "flow_stop_s": np.asarray(view.stop_s, dtype=np.float64),
+        "flow_lead_s": np.asarray(view.lead_s, dtype=np.float64),
+        "flow_spacing_s": np.asarray(view.spacing_s, dtype=np.float64),
         "rtt_model": rtt_model,
         "cross_traffic": [
             CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic

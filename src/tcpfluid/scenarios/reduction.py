@@ -64,6 +64,10 @@ class FluidView:
     shared: bool
     duration_s: float
     notes: tuple[str, ...] = ()
+    #: per flow: the time its first packet takes from the sender to the bottleneck, and its
+    #: packets' spacing there (the packet time of its slowest link before it), s
+    lead_s: tuple[float, ...] = ()
+    spacing_s: tuple[float, ...] = ()
 
     @property
     def equal_rtt(self) -> bool:
@@ -129,6 +133,20 @@ def _to_bottleneck_s(scenario: Scenario, route: Sequence[int], b: int) -> float:
     return float(sum(lt.delay_s[k] + bits / lt.rate_bps[k] for k in before))
 
 
+def _leads(scenario: Scenario, b: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Each flow's time to link ``b`` and its packets' spacing there, s (0 for a flow
+    not crossing it)."""
+    lt, ft = scenario.link_table, scenario.flow_table
+    bits = 8.0 * scenario.packet_size_bytes
+    lead, spacing = [], []
+    for i in range(ft.fwd_ptr.size - 1):
+        route = ft.fwd_idx[ft.fwd_ptr[i] : ft.fwd_ptr[i + 1]].tolist()
+        before = route[: route.index(b)] if b in route else []
+        lead.append(_to_bottleneck_s(scenario, route, b) if b in route else 0.0)
+        spacing.append(float(max((bits / lt.rate_bps[k] for k in before), default=0.0)))
+    return tuple(lead), tuple(spacing)
+
+
 def _at_bottleneck(scenario: Scenario, c: CbrSource, b: int, lead_s: float) -> CrossTrafficChange:
     """CBR source ``c`` as the fluid engines see it: in packets/s, switched when its packets
     reach link ``b``, on a clock on which a flow's packets reach it ``lead_s`` after sending."""
@@ -173,6 +191,7 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     # the fluid engines queue a flow's packets when it sends them: a CBR change is placed
     # when it reaches the bottleneck, on the first flow's clock (the path's)
     lead = _to_bottleneck_s(scenario, ft.fwd_idx[ft.fwd_ptr[0] : ft.fwd_ptr[1]].tolist(), b)
+    leads, spacings = _leads(scenario, b)
     view = FluidView(
         scenario=scenario,
         path=path,
@@ -193,6 +212,8 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
         shared=_is_shared(scenario, b, None if rbott is None else r),
         duration_s=scenario.duration_s,
         notes=scenario.notes,
+        lead_s=leads,
+        spacing_s=spacings,
     )
     if engine is not None:
         check_engine(view, engine)
