@@ -21,8 +21,8 @@ columns count packets: ns-3's goodput is the bytes its sink received / 958 / dur
 tcpfluid's the in-order packets delivered / duration.
 
 ns-3's settings that differ from its defaults, to match tcpfluid's packet simulator's
-defaults (``simulate_packets``: ``delayed_ack=False``, ``min_rto=0.2``,
-``initial_rto=1.0``, ``fast_recovery="newreno"``, Reno's initial window 2 and infinite
+defaults (``simulate_packets``: ``delayed_ack=False``, ``min_rto_s=0.2``,
+``initial_rto_s=1.0``, ``fast_recovery="newreno"``, Reno's initial window 2 and infinite
 ``ssthresh``): ``TcpSocket::DelAckCount 1`` (an ACK per packet), ``InitialCwnd 2``,
 ``TcpSocketBase::MinRto 200 ms``, ``Sack false``, ``Timestamp false``,
 ``LimitedTransmit false`` (tcpfluid has no RFC 3042), ``TcpL4Protocol::RecoveryType

@@ -61,7 +61,7 @@ def _peaks(
         start = 80.0 + ph
         sc = build_scenario(scenario, duration=f"{start + 2.0:g}s", cbr_start=f"{start:g}s")
         sc = sc.with_algorithm(algorithm)
-        p = simulate_packets(sc, sample_interval=GRID)
+        p = simulate_packets(sc, sample_interval_s=GRID)
         pk.append(_peak(p.t_s, p.links[_bottleneck(p)].queue_pkts, start))
         if former:
             hybrid = {**hybrid, **_former(sc)}

@@ -10,6 +10,7 @@ import contextlib
 import math
 import os
 import uuid
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path as FsPath
 from typing import Any
@@ -94,6 +95,17 @@ def item_index(i: Any, n: int, what: str) -> int:
     if not 0 <= k < n:
         raise IndexError(f"{what} index {i} out of range for {n} {what}s")
     return k
+
+
+def warn_renamed(where: str, old: str, new: str, note: str = "", *, stacklevel: int = 3) -> None:
+    """The one warning for an option given by an older name: a :class:`DeprecationWarning`
+    naming ``where`` takes it (``"the rounds engine"``, ``"simulate_packets"``), the old
+    name and the name to use (``note``: how the value was converted, if it was)."""
+    warnings.warn(
+        f"{where}: the option {old!r} is deprecated; use {new!r}" + (f" ({note})" if note else ""),
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:

@@ -215,12 +215,22 @@ def test_the_packet_time_options_and_their_aliases_agree() -> None:
 
     sc = build_scenario("qv-basic", **{**LOSSY, "duration": "3s"}).with_algorithm("reno")
     new = simulate_packets(sc, min_rto_s=0.3, sample_interval_s=0.05, delack_timeout_s=0.05)
-    old = simulate_packets(sc, min_rto=0.3, sample_interval=0.05, delack_timeout=0.05)
+    with pytest.warns(DeprecationWarning) as caught:  # the older names work, and warn
+        old = simulate_packets(sc, min_rto=0.3, sample_interval=0.05, delack_timeout=0.05)
+    assert sorted(str(w.message).split("'")[1] for w in caught) == [
+        "delack_timeout", "min_rto", "sample_interval",
+    ]  # fmt: skip
     assert new.t_s.size == old.t_s.size == 61
     assert new.events == old.events and new.data_packets == old.data_packets
-    with pytest.raises(ValueError, match="min_rto_s or its alias min_rto"):
+    with (
+        pytest.raises(ValueError, match="min_rto_s or its alias min_rto"),
+        pytest.warns(DeprecationWarning),
+    ):
         simulate_packets(sc, min_rto_s=0.3, min_rto=0.4)
-    with pytest.raises(ValueError, match="min_rto_s must be <= max_rto"):
+    with (
+        pytest.raises(ValueError, match="min_rto_s must be <= max_rto"),
+        pytest.warns(DeprecationWarning),
+    ):
         simulate_packets(sc, min_rto_s=3.0, max_rto=2.0)
     with pytest.raises(ValueError, match=r"sample_interval_s must be > 0"):
         simulate_packets(sc, sample_interval_s=0.0)

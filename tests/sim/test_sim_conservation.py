@@ -100,7 +100,7 @@ def test_retransmission_timeout_by_hand() -> None:
     # check off), so the timer expires at 18 ms + 200 ms.
     law = FixedWindow(4)
     res = simulate_packets(
-        two_link(buffer=1, duration=0.23), laws={"f": law}, fine_retransmit=False, min_rto=0.2
+        two_link(buffer=1, duration=0.23), laws={"f": law}, fine_retransmit=False, min_rto_s=0.2
     )
     f = res.flows[0]
     assert f.timeouts == 1

@@ -42,8 +42,8 @@ def test_default_trace_coarsens_for_long_runs(monkeypatch: pytest.MonkeyPatch) -
     assert dt == pytest.approx(20.0)
     assert math.isclose(res.t_s[-1], 1000.0)
     # an explicit interval past the budget is refused, naming the smallest that fits
-    with pytest.raises(ValueError, match=r"sample_interval >= 10\.1"):
-        simulate_packets(sc, laws={"f": FixedWindow(1)}, sample_interval=1.0)
+    with pytest.raises(ValueError, match=r"sample_interval_s >= 10\.1"):
+        simulate_packets(sc, laws={"f": FixedWindow(1)}, sample_interval_s=1.0)
 
 
 def test_short_runs_keep_the_default_interval() -> None:

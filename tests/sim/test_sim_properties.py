@@ -52,7 +52,7 @@ def networks(draw: st.DrawFn) -> tuple[Scenario, bool, int]:
 @given(networks())
 def test_random_networks_conserve_and_respect_buffers(case: tuple[Scenario, bool, int]) -> None:
     sc, delayed, seed = case
-    res = simulate_packets(sc, delayed_ack=delayed, seed=seed, sample_interval=0.05)
+    res = simulate_packets(sc, delayed_ack=delayed, seed=seed, sample_interval_s=0.05)
     assert res.conserved
     for lk, spec in zip(res.links, sc.links, strict=True):
         if np.isfinite(spec.buffer_pkts):
@@ -62,6 +62,6 @@ def test_random_networks_conserve_and_respect_buffers(case: tuple[Scenario, bool
         assert f.delivered_pkts <= f.sent_pkts
         assert np.all(np.diff(f.round_t_s) > 0)
         assert np.all(f.round_next_cwnd_pkts >= 1)
-    again = simulate_packets(sc, delayed_ack=delayed, seed=seed, sample_interval=0.05)
+    again = simulate_packets(sc, delayed_ack=delayed, seed=seed, sample_interval_s=0.05)
     assert again.events == res.events
     assert again.conservation == res.conservation

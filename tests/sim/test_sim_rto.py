@@ -62,7 +62,7 @@ def _srtt_step(delayed_ack: bool) -> float:
     res = simulate_packets(
         sc,
         laws={"b": FixedWindow(4), "a": FixedWindow(60)},
-        sample_interval=0.001,
+        sample_interval_s=0.001,
         delayed_ack=delayed_ack,
     )
     b = res.flows[0]

@@ -25,7 +25,7 @@ D_B = 0.005
 
 def test_one_packet_one_ack() -> None:
     law = FixedWindow(1)
-    res = simulate_packets(two_link(duration=0.03), laws={"f": law}, sample_interval=0.001)
+    res = simulate_packets(two_link(duration=0.03), laws={"f": law}, sample_interval_s=0.001)
     rtt = TX + D_F + ATX + D_B  # 17 ms: the ACK of packet 0 closes round 0
     fl = res.flows[0]
     assert fl.round_t_s.tolist() == pytest.approx([rtt], abs=1e-12)
@@ -85,7 +85,7 @@ def test_queue_fills_and_drops() -> None:
     # wait, 3 and 4 are dropped (drop-tail)
     law = FixedWindow(5)
     res = simulate_packets(
-        two_link(buffer=2, duration=0.0125), laws={"f": law}, sample_interval=0.0005
+        two_link(buffer=2, duration=0.0125), laws={"f": law}, sample_interval_s=0.0005
     )
     lk = res.link("F")
     assert lk.drops_total == 2
@@ -108,7 +108,7 @@ def test_delayed_ack_timer() -> None:
     # a lone packet reaches the receiver at TX + D_F; the delayed ACK leaves 40 ms later
     law = FixedWindow(1)
     res = simulate_packets(
-        two_link(duration=0.06), laws={"f": law}, delayed_ack=True, delack_timeout=0.04
+        two_link(duration=0.06), laws={"f": law}, delayed_ack=True, delack_timeout_s=0.04
     )
     expected = TX + D_F + 0.04 + ATX + D_B
     assert res.flows[0].round_t_s.tolist() == pytest.approx([expected], abs=1e-12)
@@ -122,7 +122,7 @@ def test_delayed_ack_every_second_packet() -> None:
     # echoing the first packet's timestamp (0)
     law = FixedWindow(2)
     res = simulate_packets(
-        two_link(duration=0.0185), laws={"f": law}, delayed_ack=True, delack_timeout=0.04
+        two_link(duration=0.0185), laws={"f": law}, delayed_ack=True, delack_timeout_s=0.04
     )
     expected = 2 * TX + D_F + ATX + D_B
     assert res.flows[0].round_t_s.tolist() == pytest.approx([expected], abs=1e-12)

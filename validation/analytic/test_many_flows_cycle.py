@@ -44,7 +44,7 @@ def _queue_after_the_join(sampling: str) -> np.ndarray:
         duration="40s",
         active="40s",
     ).with_algorithm("quick-vegas", sampling=sampling)
-    r = simulate_packets(sc, sample_interval=0.01)
+    r = simulate_packets(sc, sample_interval_s=0.01)
     t, q = r.t_s, r.link("R1-R2").queue_pkts
     return np.asarray(q[(t >= 30.0) & (t < 40.0)])
 
@@ -93,7 +93,7 @@ def _queue_of_flows_started_together(law: QuickVegas, n: int) -> np.ndarray:
     sc = build_scenario(
         "qv-many-flows", bandwidth="167Mbps", flows=n, groups=1, duration="20s", active="20s"
     ).with_algorithm("quick-vegas")
-    r = simulate_packets(sc, sample_interval=0.01, laws={f.name: law for f in sc.flows})
+    r = simulate_packets(sc, sample_interval_s=0.01, laws={f.name: law for f in sc.flows})
     t, q = r.t_s, r.link("R1-R2").queue_pkts
     return np.asarray(q[(t >= 10.0) & (t < 20.0)])
 

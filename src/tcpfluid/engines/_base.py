@@ -5,7 +5,6 @@ sample helpers."""
 from __future__ import annotations
 
 import contextvars
-import warnings
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_int, check_positive
+from .._validation import check_int, check_positive, warn_renamed
 from ..results import Result, RoundLog, Summary
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -249,12 +248,7 @@ def renamed_keywords(
             raise TypeError(f"{where}: give {new} or its older name {old}, not both")
         value = out.pop(old)
         out[new] = value if convert is None else convert(value)
-        warnings.warn(
-            f"{where}: the option {old!r} is deprecated; use {new!r}"
-            + (f" ({note})" if note else ""),
-            DeprecationWarning,
-            stacklevel=stacklevel,
-        )
+        warn_renamed(where, old, new, note, stacklevel=stacklevel + 1)
     return out
 
 

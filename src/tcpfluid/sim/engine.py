@@ -18,12 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_progress
+from .._validation import check_progress, warn_renamed
 from ..algorithms._jit import arg_kind
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
 from ._checks import (
+    SECONDS_OPTIONS,
     check_ns2_vegas,
     check_options,
     check_scenario,
@@ -415,6 +416,9 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
     """The simulator of :func:`simulate_packets`'s ``scenario`` and options ``given`` (its
     arguments by name), each checked: a bad one raises before anything runs."""
     check_scenario(scenario)
+    for name, (alias, _) in SECONDS_OPTIONS.items():  # the older names still work, and warn
+        if given.get(alias) is not None:
+            warn_renamed("simulate_packets", alias, name, stacklevel=4)
     opts = check_options(given, scenario)
     dt_name, dt_given = seconds_options(given)["sample_interval_s"]
     dt = trace_interval(
