@@ -254,6 +254,20 @@ def test_unknown_options_name_the_option_and_list_the_accepted_ones() -> None:
     assert get_args(RttModel) == RTT_MODELS
 
 
+def test_every_engine_refuses_a_flow_without_algorithm_in_the_same_words() -> None:
+    """One check, one message on every engine: the scenario, the first flow without an
+    algorithm and how to give one."""
+    sc = build_scenario("qv-basic", duration="5s", cbr="none", flows=2)
+    expected = (
+        "scenario 'qv-basic': flow 'S1-D1' has no algorithm; choose one with "
+        "Scenario.with_algorithm(name) (tcpfluid simulate --algorithm NAME)"
+    )
+    for engine in ENGINES:
+        with pytest.raises(ValueError) as err:
+            tcpfluid.simulate(sc, engine)
+        assert str(err.value).startswith(expected), (engine, str(err.value))
+
+
 def test_progress_reaches_the_caller() -> None:
     sc = build_scenario("qv-basic", duration="5s", cbr="none").with_algorithm("vegas")
     seen: list[float] = []

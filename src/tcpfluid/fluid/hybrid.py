@@ -363,13 +363,8 @@ def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
             f"({', '.join(view.off_bottleneck_cbr)}); engines that can: packet"
         )
     table = view.flows.table  # the flows' columns: each flow's law is an index
+    table.check_algorithms(scenario.name)
     law_of = table.law.tolist()
-    for i, k in enumerate(law_of):
-        if table.laws[k][0] is None:
-            raise ValueError(
-                f"scenario {scenario.name!r}: flow {table.names[i]!r} has no algorithm; "
-                "choose one with Scenario.with_algorithm(name)"
-            )
     used = {(table.laws[k][0], tuple(sorted(table.laws[k][1].items()))) for k in set(law_of)}
     one = len(used) == 1
     return simulate_hybrid(

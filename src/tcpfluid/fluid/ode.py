@@ -106,20 +106,17 @@ def _problem_of(view: Any) -> OdeProblem:
     """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`): read from
     the flows' columns, one law and one (frozen) flow object per distinct description."""
     table = view.flows.table
+    table.check_algorithms(view.scenario.name)
     laws = [  # each distinct law's key and ODE form
         (tuple(sorted(p.items())), _ode_law_params(a, dict(p)) if a in ODE_LAWS else {})
         for a, p in table.laws
     ]
     flows = []
     made: dict[Any, OdeFlow] = {}
-    for i, (k, d, start, stop) in enumerate(
-        zip(table.law.tolist(), view.base_rtt_s, view.start_s, view.stop_s, strict=True)
+    for k, d, start, stop in zip(
+        table.law.tolist(), view.base_rtt_s, view.start_s, view.stop_s, strict=True
     ):
         alg = table.laws[k][0]
-        if alg is None:
-            raise ValueError(
-                f"flow {table.names[i]!r} has no algorithm; give one (--algorithm NAME)"
-            )
         key = (k, float(d), float(start), float(stop))
         flow = made.get(key)
         if flow is None:

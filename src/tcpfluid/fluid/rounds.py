@@ -370,7 +370,7 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
     ValueError
         If a flow has no algorithm (named, with how to give one).
     """
-    from ..scenarios._columns import FlowSeq, canonical_laws
+    from ..scenarios._columns import FlowSeq, canonical_laws, no_algorithm
 
     if isinstance(flows, FlowSeq):  # the scenario's columns: one entry per distinct law
         which, keys = flows.table.law, flows.table.laws
@@ -380,11 +380,7 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
         )
     for k, (alg, _) in enumerate(keys):
         if alg is None:  # laws are in the order of their first flow: this is the first
-            fl = flows[int(np.argmax(which == k))]
-            raise ValueError(
-                f"scenario {name!r}: flow {fl.name!r} has no algorithm; choose one with "
-                "Scenario.with_algorithm(name) (tcpfluid simulate --algorithm NAME)"
-            )
+            raise no_algorithm(name, flows[int(np.argmax(which == k))].name)
     laws = [get_law(str(alg), **params) for alg, params in keys]
     if len(laws) == 1:
         return laws[0]

@@ -208,6 +208,16 @@ def canonical_laws(law: IntArray, laws: Sequence[LawKey]) -> tuple[IntArray, tup
     return rank[inverse.reshape(-1)], tuple(distinct[int(used[k])] for k in order)
 
 
+def no_algorithm(scenario: str, flow: str, hint: str = "") -> ValueError:
+    """The one error of a flow without an algorithm, naming the scenario, the flow and how
+    to give one (``hint``: another way, where the caller has one)."""
+    how = "choose one with Scenario.with_algorithm(name) (tcpfluid simulate --algorithm NAME)"
+    return ValueError(
+        f"scenario {scenario!r}: flow {flow!r} has no algorithm; {how}"
+        + (f" or {hint}" if hint else "")
+    )
+
+
 class FlowTable:
     """The flows as columns: ``names``; routes in compressed-row form (flow ``i`` crosses
     ``fwd_idx[fwd_ptr[i]:fwd_ptr[i + 1]]``, ACKs ``rev_*``); ``start_s``, ``stop_s``; ``law``:
@@ -238,6 +248,13 @@ class FlowTable:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def check_algorithms(self, scenario: str, hint: str = "") -> None:
+        """A ``ValueError`` naming the first flow without an algorithm (the laws are in the
+        order of their first flow) and how to give one; ``hint``: another way beside."""
+        for k, (algorithm, _) in enumerate(self.laws):
+            if algorithm is None:
+                raise no_algorithm(scenario, self.names[int(np.argmax(self.law == k))], hint)
 
     @classmethod
     def from_flows(cls, flows: Sequence[FlowSpec], find: Callable[[str], int]) -> FlowTable:

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample
 from ..scenarios import Scenario
+from ..scenarios._columns import no_algorithm
 from . import _core as C
 
 __all__ = ["Decisions", "law_for", "ns2_vegas_cut"]
@@ -103,20 +104,18 @@ def law_for(
     flow: Any,
     laws: Mapping[str, ControlLaw] | None,
     made: dict[tuple[str, str], ControlLaw],
+    scenario: str,
 ) -> ControlLaw:
-    """The law of ``flow``: ``laws[flow.name]``, or one made from the flow's algorithm and
-    parameters (shared, through ``made``, by the flows that have the same ones: one law
-    object steps them all at once)."""
+    """The law of ``flow`` of ``scenario`` (its name, for messages): ``laws[flow.name]``, or
+    one made from the flow's algorithm and parameters (shared, through ``made``, by the
+    flows that have the same ones: one law object steps them all at once)."""
     if laws is not None and flow.name in laws:
         law = laws[flow.name]
         if not isinstance(law, ControlLaw):
             raise TypeError(f"laws[{flow.name!r}] must be a ControlLaw, got {type(law).__name__}")
         return law
     if flow.algorithm is None:
-        raise ValueError(
-            f"flow {flow.name!r} has no algorithm; use scenario.with_algorithm('vegas') or "
-            "pass laws={name: law}"
-        )
+        raise no_algorithm(scenario, flow.name, "pass laws={flow name: law}")
     from ..algorithms.registry import get_law
 
     key = (str(flow.algorithm), repr(sorted(dict(flow.params).items())))

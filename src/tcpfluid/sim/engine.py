@@ -427,7 +427,7 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
     check_progress(given["progress"])
     senders = SenderSettings(**{f.name: opts[f.name] for f in fields(SenderSettings)})
     made: dict[tuple[str, str], ControlLaw] = {}
-    law_objs = [law_for(fl, opts["laws"], made) for fl in scenario.flows]
+    law_objs = [law_for(fl, opts["laws"], made, scenario.name) for fl in scenario.flows]
     check_ns2_vegas(scenario, law_objs, senders)
     return _Sim(scenario, law_objs, opts, dt, senders)
 
