@@ -93,7 +93,7 @@ def test_every_flow_cuts_the_repairs_see_the_queue_the_cut_windows_keep() -> Non
     w = (MU * D + 70.0) / 10
     ff = _flows([w] * 10, [D] * 10, [True] * 10)
     q = 0.75 * 10 * w - MU * D
-    rtt = K.repair_rtt(ff, 0, 0.6, 0.75 * w, MU, 70.0)
+    rtt = K.repair_rtt(ff, 0, 0.6, 0.75 * w, MU, 70.0, 0.0)
     assert rtt == pytest.approx(D + q / MU, rel=1e-9)
     assert rtt == pytest.approx(0.0426, abs=5e-5)
     assert not K.holes_outlast_timer(w, 4.7, rtt, 0.2, 3.0)
@@ -106,7 +106,7 @@ def test_a_flow_that_loses_alone_repairs_at_the_queue_the_others_keep() -> None:
     w = (MU * D + 70.0) / 10
     ff = _flows([w] * 10, [D] * 10, [True] + [False] * 9)
     q = 10 * w - 0.25 * w - MU * D
-    assert K.repair_rtt(ff, 0, 0.6, 0.75 * w, MU, 70.0) == pytest.approx(D + q / MU, rel=1e-9)
+    assert K.repair_rtt(ff, 0, 0.6, 0.75 * w, MU, 70.0, 0.0) == pytest.approx(D + q / MU, rel=1e-9)
 
 
 def test_two_base_rtts_the_queue_is_the_root_of_the_quadratic() -> None:
@@ -121,7 +121,26 @@ def test_two_base_rtts_the_queue_is_the_root_of_the_quadratic() -> None:
     a, b, c = MU, MU * (d1 + d2) - c1 - c2, MU * d1 * d2 - c1 * d2 - c2 * d1
     x = (-b + np.sqrt(b * b - 4 * a * c)) / (2 * a)
     assert x > 0.0
-    assert K.repair_rtt(ff, 0, 0.6, c1, MU, 1000.0) == pytest.approx(d1 + x, rel=1e-9)
+    assert K.repair_rtt(ff, 0, 0.6, c1, MU, 1000.0, 0.0) == pytest.approx(d1 + x, rel=1e-9)
     # the cut windows no longer fill the link: the queue empties, the base RTT
     ff[:, K.F_W] = [100.0, 200.0]
-    assert K.repair_rtt(ff, 0, 0.6, 50.0, MU, 1000.0) == pytest.approx(d1, rel=1e-12)
+    assert K.repair_rtt(ff, 0, 0.6, 50.0, MU, 1000.0, 0.0) == pytest.approx(d1, rel=1e-12)
+
+
+def test_cross_traffic_keeps_its_share_of_the_link_after_the_cuts() -> None:
+    """One flow of 11 packets over 58 ms halves beside cross traffic of 76 of the link's
+    141 packets/s: ``5.5 / (d + x) + 76 = 141`` gives ``x = 5.5 / 65 − d`` = 26.6 ms of
+    queue, more than the 2-packet buffer's 14.2 ms, so the queue stays full and the repairs
+    see the last sample's RTT; without the cross traffic the cut window no longer fills the
+    link and they see the base RTT."""
+    mu, d, buf = 141.0, 0.058, 2.0
+    ff = _flows([11.0], [d], [True])
+    ff[:, K.F_LAST_RTT] = d + buf / mu
+    assert 5.5 / 65.0 - d > buf / mu
+    assert K.repair_rtt(ff, 0, 0.6, 5.5, mu, buf, 76.0) == pytest.approx(d + buf / mu, rel=1e-9)
+    assert K.repair_rtt(ff, 0, 0.6, 5.5, mu, buf, 0.0) == pytest.approx(d, rel=1e-12)
+    # a cross rate that leaves the cut window a standing queue inside the buffer
+    x = 5.5 / (mu - 60.0) - d
+    assert 0.0 < x < 30.0 / mu
+    ff[:, K.F_LAST_RTT] = d + 30.0 / mu
+    assert K.repair_rtt(ff, 0, 0.6, 5.5, mu, 30.0, 60.0) == pytest.approx(d + x, rel=1e-9)

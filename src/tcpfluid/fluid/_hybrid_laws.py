@@ -466,7 +466,7 @@ class _Boundary:
             for i, j in enumerate(J.tolist()):
                 to, b, sl, sr = K._loss_timer(
                     ff, j, t, float(cut[i]), timing[0], timing[1], dupacks[j], timing[2],
-                    timing[3], timing[4], timing[5],
+                    timing[3], timing[4], timing[5], g[K.G_CROSS],
                 )  # fmt: skip
                 kinds.append(loss_kind(to, b))
                 silent.append(sl)
