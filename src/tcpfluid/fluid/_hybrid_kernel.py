@@ -139,7 +139,8 @@ G_ENDED = 18  # of them, the flows whose round ended: row 1 of ``touched`` (incr
 G_LEARNT = 19  # and those that learnt of their losses: row 2 of ``touched`` (increasing)
 G_CREDIT_ADDED = 20  # every flow's arrivals at a full queue since the last run began
 G_RUNS_ON = 21  # 1.0: the queue overflowed in the last step (runs may be under way)
-N_GLOBALS = 22
+G_CROSS = 22  # the cross traffic's rate in the step, packets/s (:func:`repair_rtt`)
+N_GLOBALS = 23
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -390,6 +391,7 @@ def advance(  # type: ignore[no-untyped-def]
             if cross[i, 1] <= t < cross[i, 2]:
                 c += cross[i, 0]
         arr_c = c * dt
+        g[G_CROSS] = c
         # ---------------- RED
         if red[0] == 1.0:
             n_arr = arr + arr_c
@@ -680,7 +682,7 @@ def advance(  # type: ignore[no-untyped-def]
                             touched[1, n_ended] = j
                             n_ended += 1
                     else:
-                        _decide(ff, j, event == 1, t_next, has_rev, whole, laws)
+                        _decide(ff, j, event == 1, t_next, has_rev, whole, laws, g[G_CROSS])
                         w = ff[j, F_W]
                 # ---- its sending of the next step
                 sending = started and ff[j, F_SILENT] <= t_next < stop
@@ -1054,28 +1056,70 @@ def dupacks_behind(window_pkts, lost_pkts, dupacks):  # type: ignore[no-untyped-
 
 
 @njit(**_JIT)
-def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: ignore[no-untyped-def]
-    """How flow ``j`` reacts to the losses it has just learnt of, from its own state
-    alone: ``(timeout, fast_first, burst, silent, srtt)``: a retransmission timeout (else a
-    fast retransmit), a timeout that follows a fast retransmit (:func:`dupacks_behind`),
-    its ACKs were being dropped on the ACK path in this round or the one before, the time
-    it then sends nothing (s) and its RTT estimate (s); keeps a timeout's backoff. The
-    packet sender's rule (docs/ode-model.md, "Losses as a sender sees them"; ``frac`` NaN,
-    else a timeout when it lost more than ``frac`` of its window)."""
+def repair_rtt(ff, j, t, cut, mu, buf, cross):  # type: ignore[no-untyped-def]
+    """The RTT that the retransmissions of flow ``j``'s holes see, s: its base RTT and the
+    queue once every flow's cut has drained it (docs/ode-model.md, "Losses as a sender
+    sees them"), at most its last RTT sample. ``cut`` is the window its law's fast
+    retransmit left (``ff[j, F_W]`` before it); the flows whose losses the senders have
+    not yet reacted to (``F_FIRST_DROP`` set, ``j`` among them) cut in the same ratio;
+    every other flow sending at ``t`` keeps its window. The queue ``q`` is where the
+    windows ``w'`` and the cross traffic of ``cross`` packets/s fill the link of ``mu``
+    packets/s: ``sum w'_k / (d_k + q / mu) + cross = mu``, between empty and ``buf``."""
+    w = ff[j, F_W]
+    last = ff[j, F_LAST_RTT]
+    d = ff[j, F_D]
+    if last == 0.0 or not w > 0.0:
+        return last if last != 0.0 else d
+    beta = min(max(cut / w, 0.0), 1.0)
+    F = ff.shape[0]
+    lo = 0.0
+    hi = min(buf, max(last - d, 0.0) * mu)  # the queue of the last sample at most
+    # the link's demand at a queue q, less mu: decreasing in q; its root is the queue
+    fill = cross - mu
+    for k in range(F):
+        if ff[k, F_STARTED] == 1.0 and t < ff[k, F_STOP]:
+            wk = ff[k, F_W] * (beta if ff[k, F_FIRST_DROP] < np.inf else 1.0)
+            fill += wk / ff[k, F_D]
+    if fill <= 0.0:
+        return d
+    for _ in range(48):
+        q = 0.5 * (lo + hi)
+        fill = cross - mu
+        for k in range(F):
+            if ff[k, F_STARTED] == 1.0 and t < ff[k, F_STOP]:
+                wk = ff[k, F_W] * (beta if ff[k, F_FIRST_DROP] < np.inf else 1.0)
+                fill += wk / (ff[k, F_D] + q / mu)
+        if fill > 0.0:
+            lo = q
+        else:
+            hi = q
+    return d + hi / mu
+
+
+@njit(**_JIT)
+def _loss_timer(ff, j, t, cut, frac, min_rto, dupacks, initial_rto, max_rto, mu, buf, cross):  # type: ignore[no-untyped-def]
+    """How flow ``j`` reacts at ``t`` to the losses it has just learnt of:
+    ``(timeout, burst, silent, srtt)``: a retransmission timeout (else a fast retransmit
+    only; with enough duplicate ACKs, :func:`dupacks_behind`, the fast retransmit comes
+    first and left the window ``cut``), its ACKs were being dropped on the ACK path in
+    this round or the one before, the time it then sends nothing (s) and its RTT estimate
+    (s); keeps a timeout's backoff. The packet sender's rule (docs/ode-model.md, "Losses
+    as a sender sees them": its holes repaired one per RTT at :func:`repair_rtt`, the
+    bottleneck of ``mu`` packets/s and ``buf`` packets carrying cross traffic of ``cross``
+    packets/s; ``frac`` NaN, else a timeout when it lost more than ``frac`` of its
+    window)."""
     w = ff[j, F_W]
     burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]
     last = ff[j, F_LAST_RTT]
     srtt = last if last != 0.0 else ff[j, F_D]
-    behind = dupacks_behind(w, lost, dupacks)
     if not math.isnan(frac):
-        to = lost > frac * w
-        return to, to and behind, burst, 0.0, srtt
+        return lost > frac * w, burst, 0.0, srtt
     spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
     rto = sender_rto(srtt, spread, min_rto)
     if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
         rto = _np_max(rto, initial_rto)
-    to = holes_outlast_timer(w, lost, srtt, rto, dupacks)
+    to = holes_outlast_timer(w, lost, repair_rtt(ff, j, t, cut, mu, buf, cross), rto, dupacks)
     s = rto if to else 0.0
     # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data brings a
     # fresh estimate (the packet sender's backoff, up to its maximum)
@@ -1086,7 +1130,7 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     ff[j, F_BACKOFF] = s if to else 0.0
     if to:
         ff[j, F_ACKED_AT_TO] = acked
-    return to, to and behind, burst, s, srtt
+    return to, burst, s, srtt
 
 
 #: the additive recurrences of Roberts's two-dimensional low-discrepancy sequence (R2): a
@@ -1130,26 +1174,32 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
 
 
 @njit(**_JIT)
-def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-def]
+def _decide(ff, j, loss, t, has_rev, whole, laws, cross):  # type: ignore[no-untyped-def]
     """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`advance` states
-    ``laws``): its loss reaction (``loss``) or its next round, each with a row of its log;
-    then the ACKs carried past the decision grow the window with the increment now set."""
+    ``laws``): its loss reaction (``loss``; ``cross`` the cross traffic's rate now,
+    packets/s) or its next round, each with a row of its log; then the ACKs carried past
+    the decision grow the window with the increment now set."""
     rounds, losses, lb, lm, gt, group_of, pos_of, timing, dupacks, base, s = laws[:11]
     log_flow, log_rows, loss_flow, loss_t, ig = laws[11:]
     gr = group_of[j]
     p = pos_of[j]
     if loss:
-        to, first, burst, silent, srtt = _loss_timer(
-            ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
-        )
+        w = ff[j, F_W]
         at = gt[gr, GT_LW]
-        lb[at] = ff[j, F_W]
-        kinds = 2 if burst else 0
-        if first:
-            # the packet sender's fast retransmit before its timeout: its reaction first
+        lb[at] = w
+        kinds = 2 if ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0 else 0
+        behind = dupacks_behind(w, ff[j, F_LOST], dupacks[j])
+        if behind:
+            # the packet sender's fast retransmit, before any timeout: its reaction first
             losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + kinds], p)
-            lb[at] = lb[at + 1]
-        losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + kinds], p)
+        cut = lb[at + 1] if behind else w
+        to, _, silent, srtt = _loss_timer(
+            ff, j, t, cut, timing[0], timing[1], dupacks[j], timing[2], timing[3],
+            timing[4], timing[5], cross,
+        )  # fmt: skip
+        if to or not behind:
+            lb[at] = cut
+            losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + kinds], p)
         _loss_apply_one(ff, j, t, lb[at + 1], silent, srtt)
         c = ig[I_NLOSS]
         loss_flow[c] = j

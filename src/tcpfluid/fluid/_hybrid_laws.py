@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from .. import _numba_cache
 from ..algorithms._jit import JIT_OPTIONS, helpers
-from ..algorithms.base import LOSS_BURST_TIMEOUT, ControlLaw, RoundSample, _runs_rule, loss_kind
+from ..algorithms.base import ControlLaw, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ..metrics._settling import law_band
 from . import _hybrid_kernel as K
@@ -452,21 +452,30 @@ class _Boundary:
         J = touched[2, : int(g[K.G_LEARNT])]
         if J.size:
             w = ff[J, K.F_W]
-            kinds, silent, srtt, first = [], [], [], []
-            for j in J.tolist():
-                to, ff_first, burst, sl, sr = K._loss_timer(
-                    ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
-                )
-                kinds.append(loss_kind(to, burst))
+            burst = ff[J, K.F_ACKD] - ff[J, K.F_ACKD_PREV] >= 1.0
+            behind = np.array(
+                [K.dupacks_behind(w[i], ff[j, K.F_LOST], dupacks[j]) for i, j in enumerate(J)],
+                dtype=bool,
+            )
+            cut = w.copy()
+            if behind.any():  # (the fast retransmit's reaction first, :func:`K.dupacks_behind`)
+                at = np.flatnonzero(behind)
+                fast = [loss_kind(False, bool(burst[i])) for i in at.tolist()]
+                cut[at] = laws.lose(J[at], fast, w[at])
+            kinds, silent, srtt, again = [], [], [], []
+            for i, j in enumerate(J.tolist()):
+                to, b, sl, sr = K._loss_timer(
+                    ff, j, t, float(cut[i]), timing[0], timing[1], dupacks[j], timing[2],
+                    timing[3], timing[4], timing[5], g[K.G_CROSS],
+                )  # fmt: skip
+                kinds.append(loss_kind(to, b))
                 silent.append(sl)
                 srtt.append(sr)
-                first.append(ff_first)
-            if any(first):  # (the fast retransmit's reaction first, :func:`K.dupacks_behind`)
-                at = np.flatnonzero(first)
-                fast = [loss_kind(False, kinds[i] == LOSS_BURST_TIMEOUT) for i in at.tolist()]
-                w = w.copy()
-                w[at] = laws.lose(J[at], fast, w[at])
-            new = laws.lose(J, kinds, w)
+                again.append(to or not behind[i])
+            new = cut.copy()
+            if any(again):  # the timeout's reaction, at the window the fast retransmit left
+                at = np.flatnonzero(again)
+                new[at] = laws.lose(J[at], [kinds[i] for i in at.tolist()], cut[at])
             for i, j in enumerate(J.tolist()):
                 K._loss_apply_one(ff, j, t, float(new[i]), silent[i], srtt[i])
                 self.loss_flow[ig[K.I_NLOSS]] = j

@@ -289,8 +289,10 @@ def holes_outlast_timer(window_pkts, lost_pkts, srtt_s, rto_s, dupacks):  # type
     retransmission timeout at a NewReno sender: fewer than ``dupacks`` packets behind the
     holes to bring the duplicate ACKs, or the repair of one hole per RTT outlasting the
     timer, ``(lost − 1) srtt > rto`` (RFC 6582's "impatient" timer, restarted at the first
-    partial ACK only); scalars or arrays. Both fluid engines' packet-sender rule (docs/ode-model.md,
-    "Losses as a sender sees them"; docs/round-model.md, "Finite buffer")."""
+    partial ACK only; ``srtt_s`` the RTT each repair takes: the hybrid's
+    :func:`~._hybrid_kernel.repair_rtt`); scalars or arrays. Both fluid engines'
+    packet-sender rule (docs/ode-model.md, "Losses as a sender sees them";
+    docs/round-model.md, "Finite buffer")."""
     return (window_pkts - lost_pkts < dupacks) | ((lost_pkts - 1.0) * srtt_s > rto_s)
 
 

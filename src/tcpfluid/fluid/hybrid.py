@@ -201,9 +201,10 @@ def _initial_state(
     # the loss rule (:func:`~._hybrid_kernel._loss_timer`): the retransmission timer's
     # ``timeout_loss_fraction`` (NaN: the packet sender's rule), floor, initial value and
     # ceiling, and each flow's duplicate ACKs that start a retransmission; then the
-    # bottleneck's rate, packets/s (the rounds' places, :func:`~._hybrid_kernel._sample_one`)
+    # bottleneck's rate, packets/s (the rounds' places, :func:`~._hybrid_kernel._sample_one`;
+    # the repairs' RTT, :func:`~._hybrid_kernel.repair_rtt`) and its buffer, packets
     dupacks = sender_dupacks(laws.fine)
-    timing = np.array([run.frac, opts["min_rto_s"], INITIAL_RTO_S, MAX_RTO_S, run.mu])
+    timing = np.array([run.frac, opts["min_rto_s"], INITIAL_RTO_S, MAX_RTO_S, run.mu, run.buf])
     mark = opts["measure_from_s"]
     if not mark < run.t_end:
         raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")

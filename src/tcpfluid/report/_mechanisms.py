@@ -331,6 +331,11 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "validation/test_ho_table5_reno_growth_share.py::"
         "test_the_hybrids_reno_utilization_agrees_when_overflows_are_shared_in_proportion",
         _scope("ho-fairness", ODE, _UTIL, "Reno", table=("5",))),
+    _mechanism("hybrid-newreno-holes",
+        "validation/test_ho_table6_fast_recovery.py::"
+        "test_table_6_fast_spread_of_the_hybrid_is_the_newreno_senders_not_the_sack_senders",
+        _scope("ho-fairness", ODE, _HO_SPREAD, "FAST", table=("6",), algorithm=("fast",),
+               quantity=("fairness",))),
     _mechanism("ns2-timeout-bugfix",
         "validation/test_asymmetric_reno_bugfix.py::"
         "test_asymmetric_reno_packet_cells_follow_the_paper_without_ns2s_timeout_bugfix",
