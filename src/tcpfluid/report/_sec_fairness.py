@@ -105,8 +105,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if not r.success:
         return {**out, "ode_error": r.message}
-    dl = r.series["delivered_pkts"]
-    thr_o = (dl[:, -1] - np.array([np.interp(10.0, r.time_s, row) for row in dl])) / 50.0
+    thr_o = mean_rate_since(r.time_s, r.series["delivered_pkts"], 10.0)
     return {**out, "ode_jain": float(jain_index(thr_o))}
 
 
