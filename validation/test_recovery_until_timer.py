@@ -14,13 +14,14 @@ queue stands. The link stays busy (utilization 0.97 in packets; the jittered rep
 hold-out gives 0.98, so the value is the packets' own, not their phase's).
 
 The hybrid model applies both reactions at the detection and then sends nothing for one
-RTO (docs/ode-model.md, "A recovery that ends in a timeout"): its three flows fall to 2
-packets together, the queue is empty three quarters of the run and the utilization is 0.26.
-The round model has no silence and carries 0.997. The numbers asserted here come from the
-packet simulator; the fluid engines are judged against them with the hold-out's tolerance.
-Deferring the hybrid's timeout to SRTT + RTO after the fast retransmit, the sender sending at
-the fast retransmit's window meanwhile with its unrepaired holes in its flight, gives 0.92
-here; over the hold-out it was measured and not kept (docs/ode-model.md).
+RTO (docs/ode-model.md, "A recovery that ends in a timeout"). Timing the repairs with its
+last RTT sample, taken at the queue the overflow filled, every loss event ended in that
+silence: its three flows fell to 2 packets together, the queue was empty three quarters of
+the run and the utilization was 0.26. With the repairs timed at the RTT after the flows'
+cuts (docs/ode-model.md, "The repairs' RTT") its holes are repaired before the timer and it
+carries 0.997, as the round model, which has no silence: the link busy as in the packets,
+though without the packets' timeouts. The numbers asserted here come from the packet
+simulator; the fluid engines are judged against them with the hold-out's tolerance.
 """
 
 from __future__ import annotations
@@ -99,22 +100,7 @@ def test_packet_sender_keeps_the_queue_standing_until_the_timer() -> None:
     assert res.summary.utilization > 0.9
 
 
-@pytest.mark.parametrize(
-    "engine",
-    [
-        "rounds",
-        pytest.param(
-            "hybrid",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the hybrid model is silent for one RTO from the detection of a loss "
-                "event NewReno cannot repair before its timer, where the packet sender sends "
-                "at its fast retransmit's window until the timer: utilization 0.26 against "
-                "the packets' 0.97",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("engine", ["rounds", "hybrid"])
 def test_fluid_utilization_follows_the_packets(engine: str) -> None:
     p = _run("packet").summary.utilization
     assert _run(engine).summary.utilization == pytest.approx(p, rel=TOL)

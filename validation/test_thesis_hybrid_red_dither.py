@@ -74,7 +74,7 @@ def _packets() -> tuple[dict[str, float], float]:
     opts["fast_recovery"] = tuple(
         "newreno" if r == "ns2-vegas" else r for r in opts["fast_recovery"]
     )
-    pk = simulate_packets(sc, sample_interval=1.0, min_rto_s=MANY_FLOWS_MIN_RTO_S, **opts)
+    pk = simulate_packets(sc, sample_interval_s=1.0, min_rto_s=MANY_FLOWS_MIN_RTO_S, **opts)
     t = np.asarray(pk.t_s)
     g = np.array([f.goodput_pps for f in pk.flows])[:, t > MF_FROM_S].mean(axis=1)
     events = [f.loss_t_s for f in pk.flows]

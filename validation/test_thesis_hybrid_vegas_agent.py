@@ -51,7 +51,7 @@ def _packets(law: str, vegas_percent: int, vegas_recovery: str) -> dict[str, flo
     rec = opts["fast_recovery"]
     assert "ns2-vegas" in rec  # the report's Vegas flows run ns-2's agent
     opts["fast_recovery"] = tuple(vegas_recovery if r == "ns2-vegas" else r for r in rec)
-    pk = simulate_packets(sc, sample_interval=1.0, min_rto_s=MANY_FLOWS_MIN_RTO_S, **opts)
+    pk = simulate_packets(sc, sample_interval_s=1.0, min_rto_s=MANY_FLOWS_MIN_RTO_S, **opts)
     t = np.asarray(pk.t_s)
     g = np.array([f.goodput_pps for f in pk.flows])[:, t > MF_FROM_S].mean(axis=1)
     return _cells(g * 8.0 * sc.packet_size_bytes, [f.algorithm for f in sc.flows])
