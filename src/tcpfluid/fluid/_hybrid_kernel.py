@@ -1071,50 +1071,49 @@ def repair_rtt(ff, j, t, cut, mu, buf, cross):  # type: ignore[no-untyped-def]
     if last == 0.0 or not w > 0.0:
         return last if last != 0.0 else d
     beta = min(max(cut / w, 0.0), 1.0)
-    F = ff.shape[0]
     lo = 0.0
     hi = min(buf, max(last - d, 0.0) * mu)  # the queue of the last sample at most
-    # the link's demand at a queue q, less mu: decreasing in q; its root is the queue
-    fill = cross - mu
-    for k in range(F):
-        if ff[k, F_STARTED] == 1.0 and t < ff[k, F_STOP]:
-            wk = ff[k, F_W] * (beta if ff[k, F_FIRST_DROP] < np.inf else 1.0)
-            fill += wk / ff[k, F_D]
-    if fill <= 0.0:
+    if _cut_demand(ff, t, beta, 0.0, mu, cross) <= 0.0:
         return d
-    for _ in range(48):
+    for _ in range(48):  # the demand falls as the queue grows: its root is the queue
         q = 0.5 * (lo + hi)
-        fill = cross - mu
-        for k in range(F):
-            if ff[k, F_STARTED] == 1.0 and t < ff[k, F_STOP]:
-                wk = ff[k, F_W] * (beta if ff[k, F_FIRST_DROP] < np.inf else 1.0)
-                fill += wk / (ff[k, F_D] + q / mu)
-        if fill > 0.0:
+        if _cut_demand(ff, t, beta, q, mu, cross) > 0.0:
             lo = q
         else:
             hi = q
     return d + hi / mu
 
 
+@njit(inline="always", **_JIT)
+def _cut_demand(ff, t, beta, q, mu, cross):  # type: ignore[no-untyped-def]
+    """The link's demand less its rate ``mu`` at a queue of ``q`` packets, packets/s: the
+    cross traffic and every flow sending at ``t``, its window cut by ``beta`` where its
+    losses are not yet reacted to (:func:`repair_rtt`)."""
+    fill = cross - mu
+    for k in range(ff.shape[0]):
+        if ff[k, F_STARTED] == 1.0 and t < ff[k, F_STOP]:
+            wk = ff[k, F_W] * (beta if ff[k, F_FIRST_DROP] < np.inf else 1.0)
+            fill += wk / (ff[k, F_D] + q / mu)
+    return fill
+
+
 @njit(**_JIT)
 def _loss_timer(ff, j, t, cut, frac, min_rto, dupacks, initial_rto, max_rto, mu, buf, cross):  # type: ignore[no-untyped-def]
     """How flow ``j`` reacts at ``t`` to the losses it has just learnt of:
-    ``(timeout, burst, silent, srtt)``: a retransmission timeout (else a fast retransmit
-    only; with enough duplicate ACKs, :func:`dupacks_behind`, the fast retransmit comes
-    first and left the window ``cut``), its ACKs were being dropped on the ACK path in
-    this round or the one before, the time it then sends nothing (s) and its RTT estimate
-    (s); keeps a timeout's backoff. The packet sender's rule (docs/ode-model.md, "Losses
+    ``(timeout, silent, srtt)``: a retransmission timeout (else a fast retransmit only;
+    with enough duplicate ACKs, :func:`dupacks_behind`, the fast retransmit comes first and
+    left the window ``cut``), the time it then sends nothing (s) and its RTT estimate (s);
+    keeps a timeout's backoff. The packet sender's rule (docs/ode-model.md, "Losses
     as a sender sees them": its holes repaired one per RTT at :func:`repair_rtt`, the
     bottleneck of ``mu`` packets/s and ``buf`` packets carrying cross traffic of ``cross``
     packets/s; ``frac`` NaN, else a timeout when it lost more than ``frac`` of its
     window)."""
     w = ff[j, F_W]
-    burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]
     last = ff[j, F_LAST_RTT]
     srtt = last if last != 0.0 else ff[j, F_D]
     if not math.isnan(frac):
-        return lost > frac * w, burst, 0.0, srtt
+        return lost > frac * w, 0.0, srtt
     spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
     rto = sender_rto(srtt, spread, min_rto)
     if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
@@ -1130,7 +1129,7 @@ def _loss_timer(ff, j, t, cut, frac, min_rto, dupacks, initial_rto, max_rto, mu,
     ff[j, F_BACKOFF] = s if to else 0.0
     if to:
         ff[j, F_ACKED_AT_TO] = acked
-    return to, burst, s, srtt
+    return to, s, srtt
 
 
 #: the additive recurrences of Roberts's two-dimensional low-discrepancy sequence (R2): a
@@ -1193,7 +1192,7 @@ def _decide(ff, j, loss, t, has_rev, whole, laws, cross):  # type: ignore[no-unt
             # the packet sender's fast retransmit, before any timeout: its reaction first
             losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + kinds], p)
         cut = lb[at + 1] if behind else w
-        to, _, silent, srtt = _loss_timer(
+        to, silent, srtt = _loss_timer(
             ff, j, t, cut, timing[0], timing[1], dupacks[j], timing[2], timing[3],
             timing[4], timing[5], cross,
         )  # fmt: skip

@@ -464,11 +464,11 @@ class _Boundary:
                 cut[at] = laws.lose(J[at], fast, w[at])
             kinds, silent, srtt, again = [], [], [], []
             for i, j in enumerate(J.tolist()):
-                to, b, sl, sr = K._loss_timer(
+                to, sl, sr = K._loss_timer(
                     ff, j, t, float(cut[i]), timing[0], timing[1], dupacks[j], timing[2],
                     timing[3], timing[4], timing[5], g[K.G_CROSS],
                 )  # fmt: skip
-                kinds.append(loss_kind(to, b))
+                kinds.append(loss_kind(to, bool(burst[i])))
                 silent.append(sl)
                 srtt.append(sr)
                 again.append(to or not behind[i])
