@@ -316,10 +316,11 @@ def test_round_model_joining_flows_come_out_of_the_join_high() -> None:
     strict=True,
     raises=AssertionError,
     reason=(
-        "measured: ratio 2.11 since a timeout with duplicate ACKs behind its holes reaches "
-        "the hybrid's law as a fast retransmit and then a timeout at the halved window "
-        "(docs/ode-model.md, 'A recovery that ends in a timeout'); the packets' ratio is "
-        "about 3.6 (406 against 114 packets)"
+        "measured on 2026-12-02: ratio 6.18, the groups further apart than the packets' "
+        "(about 3.6: 406 against 114 packets); it was 2.11 when a timeout with duplicate "
+        "ACKs behind its holes first reached the hybrid's law as a fast retransmit and then "
+        "a timeout at the halved window (docs/ode-model.md, 'A recovery that ends in a "
+        "timeout')"
     ),
 )
 def test_hybrid_groups_come_out_of_the_join_equal_when_a_drop_frees_its_place() -> None:
@@ -355,12 +356,12 @@ def test_hybrid_groups_come_out_of_the_join_apart_when_its_drops_fall_on_the_joi
     (tests/fluid/test_hybrid_drops.py: a dropped packet keeps its place in the window
     until the sender learns of it, ``hold_drops=True``, and the overflow falls on the
     packets beyond each flow's ACK clock, ``drop_share="growth"``): 4 s after the join the
-    first group holds more than twice the joining group's median window (the packets'
-    more than three times) and the 100-200 s index is within 0.05 of the paper's 0.946
-    (0.989). It is 0.22 above the packet simulator's 0.769 (with ``bugFix_``; 0.068 above
-    its 0.921 without it), outside the report's ±0.05. Either reading
-    alone puts the index further above the paper's (measured 0.992 with the place freed,
-    0.992 with the overflow in proportion to the arrivals, against 0.989)."""
+    first group holds more than twice the joining group's median window (4.0 measured on
+    2026-12-02; the packets' more than three times) and the 100-200 s index is within 0.05
+    of the paper's 0.946 (0.967). It is 0.20 above the packet simulator's 0.769 (with
+    ``bugFix_``), outside the report's ±0.05. Either reading alone puts the index further
+    above the paper's (measured 0.976 with the place freed, 0.981 with the overflow in
+    proportion to the arrivals, against 0.967)."""
     printed = float(published("000/table2/reno/100-200").value)
     ratio, jain = _hybrid_join(True, "growth")
     assert ratio > 2.0
