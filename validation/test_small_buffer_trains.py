@@ -24,11 +24,12 @@ import pytest
 import tcpfluid
 from tcpfluid.scenarios.topology import rtt_dumbbell
 from tcpfluid.sim import simulate_packets
+from tcpfluid.testing import Tolerance
 
 RTTS_S = (0.05176, 0.18582, 0.07844, 0.15863, 0.09321, 0.19805, 0.16765)
 BUFFER_PKTS = 30
 #: the hold-out benchmark's tolerance on utilization (docs/fluid-promises.md)
-UTILIZATION_REL = 0.10
+UTILIZATION = Tolerance(rel=0.10, reason="the hold-out's ±10 % on utilization")
 #: the senders' pacing that breaks the trains, s (a flow's share needs 7 / 3294 s a packet)
 PACED_S = 0.003
 
@@ -52,14 +53,10 @@ def runs() -> dict[str, tuple[float, int, np.ndarray]]:
     return out
 
 
-def _within(value: float, reference: float) -> bool:
-    return abs(value - reference) <= UTILIZATION_REL * reference
-
-
 def test_unpaced_packet_senders_lose_at_an_almost_empty_queue(runs: dict) -> None:
     util, losses, queue = runs["unpaced"]
     for engine in ("rounds", "hybrid"):
-        assert not _within(runs[engine][0], util), (engine, runs[engine][0], util)
+        assert not UTILIZATION.passes(runs[engine][0], util), (engine, runs[engine][0], util)
     # the queue is all but empty between trains, yet trains that meet fill the buffer
     assert np.median(queue) <= 3.0, np.median(queue)
     assert queue.max() >= BUFFER_PKTS
@@ -69,7 +66,7 @@ def test_unpaced_packet_senders_lose_at_an_almost_empty_queue(runs: dict) -> Non
 def test_paced_packet_senders_carry_what_the_fluid_engines_carry(runs: dict) -> None:
     util, losses, queue = runs["paced"]
     for engine in ("rounds", "hybrid"):
-        assert _within(runs[engine][0], util), (engine, runs[engine][0], util)
+        assert UTILIZATION.passes(runs[engine][0], util), (engine, runs[engine][0], util)
     # a standing queue, as the fluid engines hold, and (almost) no loss
     assert np.median(queue) >= 5.0, np.median(queue)
     assert losses <= 5, losses

@@ -370,7 +370,7 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
     ValueError
         If a flow has no algorithm (named, with how to give one).
     """
-    from ..scenarios._columns import FlowSeq, canonical_laws, no_algorithm
+    from ..scenarios._columns import FlowSeq, canonical_laws, check_algorithms
 
     if isinstance(flows, FlowSeq):  # the scenario's columns: one entry per distinct law
         which, keys = flows.table.law, flows.table.laws
@@ -378,9 +378,7 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
         which, keys = canonical_laws(
             np.arange(len(flows), dtype=np.int64), [(f.algorithm, f.params) for f in flows]
         )
-    for k, (alg, _) in enumerate(keys):
-        if alg is None:  # laws are in the order of their first flow: this is the first
-            raise no_algorithm(name, flows[int(np.argmax(which == k))].name)
+    check_algorithms(name, which, keys, [f.name for f in flows])
     laws = [get_law(str(alg), **params) for alg, params in keys]
     if len(laws) == 1:
         return laws[0]

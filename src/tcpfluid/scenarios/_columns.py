@@ -208,6 +208,17 @@ def canonical_laws(law: IntArray, laws: Sequence[LawKey]) -> tuple[IntArray, tup
     return rank[inverse.reshape(-1)], tuple(distinct[int(used[k])] for k in order)
 
 
+def check_algorithms(
+    scenario: str, law: IntArray, laws: Sequence[LawKey], names: Sequence[str], hint: str = ""
+) -> None:
+    """A ``ValueError`` naming the first flow without an algorithm (``law``: each flow's
+    index into ``laws``, which are in the order of their first flow) and how to give one;
+    ``hint``: another way beside (:func:`no_algorithm`)."""
+    for k, (algorithm, _) in enumerate(laws):
+        if algorithm is None:
+            raise no_algorithm(scenario, names[int(np.argmax(law == k))], hint)
+
+
 def no_algorithm(scenario: str, flow: str, hint: str = "") -> ValueError:
     """The one error of a flow without an algorithm, naming the scenario, the flow and how
     to give one (``hint``: another way, where the caller has one)."""
@@ -252,9 +263,7 @@ class FlowTable:
     def check_algorithms(self, scenario: str, hint: str = "") -> None:
         """A ``ValueError`` naming the first flow without an algorithm (the laws are in the
         order of their first flow) and how to give one; ``hint``: another way beside."""
-        for k, (algorithm, _) in enumerate(self.laws):
-            if algorithm is None:
-                raise no_algorithm(scenario, self.names[int(np.argmax(self.law == k))], hint)
+        check_algorithms(scenario, self.law, self.laws, self.names, hint)
 
     @classmethod
     def from_flows(cls, flows: Sequence[FlowSpec], find: Callable[[str], int]) -> FlowTable:
