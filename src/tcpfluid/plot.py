@@ -66,13 +66,14 @@ def finish(
     legend: bool = True,
     fontsize: float = 8.0,
 ) -> None:
-    """Label the axes (with units), add a grid and a legend."""
+    """Label the axes (with units), add a grid and a legend (none on a panel with nothing
+    labelled, e.g. every run failed)."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
-    if legend:
+    if legend and ax.get_legend_handles_labels()[0]:
         ax.legend(loc="best", fontsize=fontsize)
 
 

@@ -27,6 +27,8 @@ _RENO_MEAN = "mean throughput of a Reno flow, 10–60 s"
 _HF, _TMF = "ho-friendliness", "thesis-many-flows"
 _RENO_VEGAS: dict[str, tuple[Any, ...]] = {"pair": ("reno-vegas",)}
 _QV_MANY: dict[str, tuple[Any, ...]] = {"scenario": ("qv-many-flows",)}
+#: the many-flows section's fairness rows (its utilization rows are not these mechanisms')
+_MF_SHARES = "spread of the flows' shares (std/mean)"
 _RED_30: dict[str, tuple[Any, ...]] = {"router": ("red-5-15",), "flows": (30,)}
 #: Table 3.26's rows (router, flows, Vegas-3 %) whose experiment
 #: (``delayed-ack-echo``) runs: the ones the switch turns from differing to agreeing
@@ -280,15 +282,15 @@ MECHANISMS: tuple[Mechanism, ...] = (
         _thesis(ODE, "vegas-1_3", (100,))),
     _mechanism("unequal-overflow-drops",
         f"{_VR}test_fast_many_flows_engines_part_only_where_the_buffer_overflows",
-        _scope("many-flows", (PACKET, ODE), None, "FAST", **_QV_MANY)),
+        _scope("many-flows", (PACKET, ODE), _MF_SHARES, "FAST", **_QV_MANY)),
     _mechanism("overflow-hits-every-flow",
         "validation/test_fairness_many_flows.py::"
         "test_fast_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows",
-        _scope("many-flows", ROUNDS, None, "FAST", **_QV_MANY)),
+        _scope("many-flows", ROUNDS, _MF_SHARES, "FAST", **_QV_MANY)),
     _mechanism("overflow-reaches-every-rtt",
         "validation/test_many_flows_different_rtt_overflow.py::"
         "test_fast_different_rtt_round_model_follows_the_packets_when_an_overflow_reaches_few_flows",
-        _scope("many-flows", ROUNDS, None, "FAST", scenario=("qv-different-rtt",),
+        _scope("many-flows", ROUNDS, _MF_SHARES, "FAST", scenario=("qv-different-rtt",),
                period_s=((0, 50), (50, 100), (100, 150)))),
     _mechanism("thesis-initial-window",
         f"{_TM}test_table_3_27_first_base_rtt_is_the_delayed_ack_timer_from_one_packet",
@@ -309,7 +311,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     _mechanism("escaped-overflows",
         "validation/test_many_flows_who_loses.py::"
         "test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_the_phase",
-        _scope("many-flows", PACKET, None, "Reno", **_QV_MANY, period_s=((100.0, 200.0),))),
+        _scope("many-flows", PACKET, _MF_SHARES, "Reno", **_QV_MANY, period_s=((100.0, 200.0),))),
     _mechanism("vegas-standing-backlog",
         "validation/test_ho_table7_vegas_backlog.py::"
         "test_table_7_reno_means_agree_once_the_vegas_flows_hold_ns2s_backlog_on_the_path_base_rtt",

@@ -12,6 +12,7 @@ import numpy as np
 from .. import plot
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ..engines import ENGINES as MODELS
+from ..engines._base import bottleneck_name
 from ..fairness import _period_jains, delivered_pkts
 from ..scenarios import build_scenario
 from ._common import (
@@ -341,6 +342,69 @@ def _mf_row(
     )  # fmt: skip
 
 
+#: the utilizations the Quick Vegas paper prints in its §5.3 text: scenario -> law ->
+#: (period, s, or None for the whole run; key of :mod:`tcpfluid.published`)
+_MF_UTIL_DOC: dict[str, dict[str, tuple[tuple[float, float] | None, str]]] = {
+    "qv-many-flows": {
+        "reno": ((0.0, 20.0), "000/5.3.1/reno/utilization_0-20"),
+        "fast": ((0.0, 100.0), "000/5.3.1/fast/utilization_0-100"),
+    },
+    "qv-different-rtt": {"fast": (None, "000/5.3.2/fast/utilization")},
+}
+_MF_UTIL = "bottleneck utilization by the flows' goodput"
+
+
+def _mf_capacity_pps(sc: str, overrides: Any) -> float:
+    """The bottleneck's capacity of scenario ``sc``, packets/s."""
+    s = build_scenario(sc, **dict(overrides))
+    return float(s.link(bottleneck_name(s)).rate_bps / (8.0 * s.packet_size_bytes))
+
+
+def _mf_utilization(r: dict[str, Any] | None, span: tuple[float, float], mu_pps: float) -> Any:
+    """The flows' goodput over ``span`` as a fraction of the bottleneck's capacity (a cell:
+    ``n/a`` with the run's error)."""
+    if r is None or "error" in r:
+        return err_na(r or {}, "no result")
+    t = np.asarray(r["t_s"], dtype=np.float64)
+    dl = np.asarray(
+        r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"]),
+        dtype=np.float64,
+    )
+    if t[0] > 0.0:  # nothing delivered before the first sample's interval began
+        t, dl = np.concatenate([[0.0], t]), np.concatenate([np.zeros((dl.shape[0], 1)), dl], 1)
+    a, b = span
+    got = sum(float(np.interp(b, t, row) - np.interp(a, t, row)) for row in dl)
+    return num(got / (mu_pps * (b - a)), "")
+
+
+def _mf_utilization_rows(
+    setup: tuple[str, Any, list[float], str], a: str, res: dict[str, Any]
+) -> Iterator[Row]:
+    """Law ``a``'s utilization rows on one scenario: the whole run against the packet
+    simulator, and each period the document prints a utilization for against it (the
+    different-RTT network's is context: the paper does not give that network in its text)."""
+    sc, o, edges, prefix = setup
+    mu = _mf_capacity_pps(sc, o)
+    whole = (float(edges[0]), float(edges[-1]))
+    printed = _MF_UTIL_DOC.get(sc, {}).get(a) if prefix else None
+    spans = [(whole, None if printed is None or printed[0] is not None else printed[1])]
+    if printed is not None and printed[0] is not None:
+        spans.append((printed[0], printed[1]))
+    no_cf = NA("the documents give no closed form for the utilization with joining flows")
+    no_doc = NA("the document prints no utilization for this law and period")
+    for span, key in spans:
+        cells = (_mf_utilization(res[k], span, mu) for k in ("rounds", "ode", "packet"))
+        dv = doc(key) if key is not None else no_doc
+        values = engine_cells(no_cf, *cells, dv)
+        context = sc in _UNSPECIFIED
+        ref = DOCUMENT if key is not None and not context else PACKET
+        yield Row(
+            f"{_NAMES[a]}, {sc}, {span[0]:g}–{span[1]:g} s", _MF_UTIL, "fraction of the link",
+            "throughput", values, ref, informative=(DOCUMENT,) if ref == PACKET else (),
+            case={"scenario": sc, "period_s": span, "quantity": "utilization"},
+        )  # fmt: skip
+
+
 def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
     """The caption of the queue figure of scenario ``sc``."""
     same = sc == "qv-many-flows"
@@ -364,6 +428,7 @@ def _mf_rows(setup: tuple[str, Any, list[float], str], runs: Runs) -> Iterator[t
         yield from (
             (sc, _mf_row(sc, a, i, edges, prefix, res, jains)) for i in range(len(edges) - 1)
         )
+        yield from ((f"{sc} utilization", row) for row in _mf_utilization_rows(setup, a, res))
 
 
 def _mf_figure(cfg: ReportConfig, setup: tuple[str, Any, list[float], str], runs: Runs) -> Figure:
@@ -385,7 +450,12 @@ def _mf_figure(cfg: ReportConfig, setup: tuple[str, Any, list[float], str], runs
     return Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))
 
 
-def _mf_table_caption(sc: str) -> str:
+def _mf_table_caption(key: str) -> str:
+    sc = key.removesuffix(" utilization")
+    if key != sc:
+        where = "§5.3.1, Fig. 13" if sc == "qv-many-flows" else "§5.3.2, Fig. 16"
+        caption = prose("many-flows", "utilization_caption", scenario=sc, where=where)
+        return caption + (prose("many-flows", "unspecified_caption") if sc in _UNSPECIFIED else "")
     table = "Table 2" if sc == "qv-many-flows" else "Table 3"
     caption = f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper {table})"
     return caption + (prose("many-flows", "unspecified_caption") if sc in _UNSPECIFIED else "")
@@ -406,7 +476,10 @@ def _stability_figure() -> Figure:
 
 MANY_FLOWS = CaseSection(
     "many-flows", "Many flows", _mf_setups, _mf_task, _mf_rows,
-    ("qv-many-flows", "qv-different-rtt"),
+    (
+        "qv-many-flows", "qv-different-rtt",
+        "qv-many-flows utilization", "qv-different-rtt utilization",
+    ),
     figures=lambda cfg, runs, _: (
         *(_mf_figure(cfg, setup, r) for setup, r in runs), _stability_figure()
     ),
