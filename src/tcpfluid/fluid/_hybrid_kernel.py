@@ -1172,6 +1172,42 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     round_restart(ff, j, ff[j, F_SENT])
 
 
+#: a loss event's kinds, each the offset of a law group's loss call (``GT_LMETA`` + kind):
+#: a fast retransmit, a timeout, and each again when the flow's ACKs were dropped on the ACK
+#: path (``+ KIND_BURST``); :data:`LOSS_KINDS` the algorithms' codes of the four
+KIND_TIMEOUT = 1
+KIND_BURST = 2
+
+
+@njit(**_JIT)
+def loss_begins(ff, j, dupacks):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s loss event begins (``dupacks``: the duplicate ACKs its fast retransmit
+    needs): ``(window, burst, fast_first)``, its window now, :data:`KIND_BURST` when at
+    least one of its ACKs was dropped on the ACK path in the round of detection or the one
+    before (else 0), and whether enough packets follow its holes for a fast retransmit,
+    whose reaction comes first (:func:`dupacks_behind`). The one rule of both deciders,
+    the compiled :func:`_decide` and the laws called from Python
+    (:meth:`._hybrid_laws._Boundary.python_decisions`), with :func:`loss_continues`."""
+    w = ff[j, F_W]
+    burst = KIND_BURST if ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0 else 0
+    return w, burst, dupacks_behind(w, ff[j, F_LOST], dupacks)
+
+
+@njit(**_JIT)
+def loss_continues(ff, j, t, cut, fast_first, dupacks, timing, cross):  # type: ignore[no-untyped-def]
+    """After :func:`loss_begins` (and the fast retransmit's reaction, which left the window
+    ``cut``; without one ``cut`` is the window before the event): ``(again, timeout,
+    silent, srtt)``, whether the law reacts (again) at ``cut``, as a timeout
+    (``timeout``: :data:`KIND_TIMEOUT`, else 0) or, without a fast retransmit first, as
+    one; the time the flow then sends nothing and its RTT estimate (:func:`_loss_timer`,
+    ``timing`` :func:`advance`'s loss settings, ``cross`` the cross traffic's rate now)."""
+    to, silent, srtt = _loss_timer(
+        ff, j, t, cut, timing[0], timing[1], dupacks, timing[2], timing[3], timing[4],
+        timing[5], cross,
+    )  # fmt: skip
+    return to or not fast_first, KIND_TIMEOUT if to else 0, silent, srtt
+
+
 @njit(**_JIT)
 def _decide(ff, j, loss, t, has_rev, whole, laws, cross):  # type: ignore[no-untyped-def]
     """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`advance` states
@@ -1183,22 +1219,19 @@ def _decide(ff, j, loss, t, has_rev, whole, laws, cross):  # type: ignore[no-unt
     gr = group_of[j]
     p = pos_of[j]
     if loss:
-        w = ff[j, F_W]
+        w, burst, fast_first = loss_begins(ff, j, dupacks[j])
         at = gt[gr, GT_LW]
         lb[at] = w
-        kinds = 2 if ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0 else 0
-        behind = dupacks_behind(w, ff[j, F_LOST], dupacks[j])
-        if behind:
+        if fast_first:
             # the packet sender's fast retransmit, before any timeout: its reaction first
-            losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + kinds], p)
-        cut = lb[at + 1] if behind else w
-        to, silent, srtt = _loss_timer(
-            ff, j, t, cut, timing[0], timing[1], dupacks[j], timing[2], timing[3],
-            timing[4], timing[5], cross,
-        )  # fmt: skip
-        if to or not behind:
+            losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + burst], p)
+        cut = lb[at + 1] if fast_first else w
+        again, to, silent, srtt = loss_continues(
+            ff, j, t, cut, fast_first, dupacks[j], timing, cross
+        )
+        if again:
             lb[at] = cut
-            losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + kinds], p)
+            losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + to + burst], p)
         _loss_apply_one(ff, j, t, lb[at + 1], silent, srtt)
         c = ig[I_NLOSS]
         loss_flow[c] = j

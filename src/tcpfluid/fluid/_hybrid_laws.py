@@ -33,8 +33,10 @@ IntArray = NDArray[np.int64]
 #: is called from Python
 SLOTS = 8
 #: the loss kinds' ``(timeout, burst)`` in the order of a group's ``K.GT_LMETA`` entries:
-#: the loop's index is ``timeout + 2 * burst``
+#: the loop's index is ``timeout + 2 * burst`` (``K.KIND_TIMEOUT``, ``K.KIND_BURST``)
 _KINDS = tuple((t, b) for b in (False, True) for t in (False, True))
+#: the algorithms' codes of those kinds, by the same index
+LOSS_KINDS = tuple(loss_kind(t, b) for t, b in _KINDS)
 
 
 #: the adapters' signature: ``(buf, meta, m, p)``
@@ -451,33 +453,26 @@ class _Boundary:
         ig, has_rev = self.ig, self.has_rev
         J = touched[2, : int(g[K.G_LEARNT])]
         if J.size:
-            w = ff[J, K.F_W]
-            burst = ff[J, K.F_ACKD] - ff[J, K.F_ACKD_PREV] >= 1.0
-            behind = np.array(
-                [K.dupacks_behind(w[i], ff[j, K.F_LOST], dupacks[j]) for i, j in enumerate(J)],
-                dtype=bool,
-            )
+            begun = [K.loss_begins(ff, j, dupacks[j]) for j in J.tolist()]
+            w = np.array([b[0] for b in begun])
+            burst = [int(b[1]) for b in begun]
+            fast_first = np.array([b[2] for b in begun], dtype=bool)
             cut = w.copy()
-            if behind.any():  # (the fast retransmit's reaction first, :func:`K.dupacks_behind`)
-                at = np.flatnonzero(behind)
-                fast = [loss_kind(False, bool(burst[i])) for i in at.tolist()]
-                cut[at] = laws.lose(J[at], fast, w[at])
-            kinds, silent, srtt, again = [], [], [], []
-            for i, j in enumerate(J.tolist()):
-                to, sl, sr = K._loss_timer(
-                    ff, j, t, float(cut[i]), timing[0], timing[1], dupacks[j], timing[2],
-                    timing[3], timing[4], timing[5], g[K.G_CROSS],
-                )  # fmt: skip
-                kinds.append(loss_kind(to, bool(burst[i])))
-                silent.append(sl)
-                srtt.append(sr)
-                again.append(to or not behind[i])
+            if fast_first.any():  # the fast retransmit's reaction first
+                at = np.flatnonzero(fast_first)
+                cut[at] = laws.lose(J[at], [LOSS_KINDS[burst[i]] for i in at.tolist()], w[at])
+            then = [
+                K.loss_continues(ff, j, t, float(cut[i]), fast_first[i], dupacks[j], timing,
+                                 g[K.G_CROSS])
+                for i, j in enumerate(J.tolist())
+            ]  # fmt: skip
             new = cut.copy()
-            if any(again):  # the timeout's reaction, at the window the fast retransmit left
-                at = np.flatnonzero(again)
-                new[at] = laws.lose(J[at], [kinds[i] for i in at.tolist()], cut[at])
+            again = np.flatnonzero([c[0] for c in then])
+            if again.size:  # the timeout's reaction, at the window the fast retransmit left
+                kinds = [LOSS_KINDS[int(then[i][1]) + burst[i]] for i in again.tolist()]
+                new[again] = laws.lose(J[again], kinds, cut[again])
             for i, j in enumerate(J.tolist()):
-                K._loss_apply_one(ff, j, t, float(new[i]), silent[i], srtt[i])
+                K._loss_apply_one(ff, j, t, float(new[i]), then[i][2], then[i][3])
                 self.loss_flow[ig[K.I_NLOSS]] = j
                 self.loss_t[ig[K.I_NLOSS]] = t
                 ig[K.I_NLOSS] += 1
