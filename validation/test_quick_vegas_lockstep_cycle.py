@@ -75,7 +75,7 @@ def test_every_engine_holds_the_same_small_cycle_before_the_pulse(quick: dict) -
     tops = {k: v["before"][1] for k, v in quick.items()}
     # the same small cycle: each top within 10 % of the packet run's (the hold-out's
     # tolerance on a queue-sized quantity, windows and queues ±10 %)
-    for k, top in tops.items():
+    for top in tops.values():
         assert abs(top - tops["packet"]) <= 0.10 * tops["packet"], tops
 
 

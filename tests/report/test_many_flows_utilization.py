@@ -40,9 +40,8 @@ def quick_vegas_packet() -> tuple[list[Row], dict[str, Any]]:
 
     def run(task: Any) -> Any:
         kw = task.kwargs
-        if task.function.endswith(":packet_run") and kw["algorithm"] == "vegas" and (
-            kw["scenario"] == "qv-many-flows"
-        ):
+        wanted = ("vegas", "qv-many-flows")
+        if task.function.endswith(":packet_run") and (kw["algorithm"], kw["scenario"]) == wanted:
             done["result"] = task.run()
             return done["result"]
         return _no_run(task)

@@ -393,9 +393,9 @@ def _mf_utilization_rows(
     no_cf = NA("the documents give no closed form for the utilization with joining flows")
     no_doc = NA("the document prints no utilization for this law and period")
     for span, key in spans:
-        cells = (_mf_utilization(res[k], span, mu) for k in ("rounds", "ode", "packet"))
+        rv, ov, pv = (_mf_utilization(res[k], span, mu) for k in ("rounds", "ode", "packet"))
         dv = doc(key) if key is not None else no_doc
-        values = engine_cells(no_cf, *cells, dv)
+        values = engine_cells(no_cf, rv, ov, pv, dv)
         context = sc in _UNSPECIFIED
         ref = DOCUMENT if key is not None and not context else PACKET
         yield Row(
