@@ -135,16 +135,29 @@ def _to_bottleneck_s(scenario: Scenario, route: Sequence[int], b: int) -> float:
 
 def _leads(scenario: Scenario, b: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Each flow's time to link ``b`` and its packets' spacing there, s (0 for a flow
-    not crossing it)."""
+    not crossing it): over the links before ``b`` on its route, the sum of each link's
+    delay and transmission time, and the longest transmission time (one pass over the
+    routes' columns, :func:`_to_bottleneck_s` for every flow at once)."""
     lt, ft = scenario.link_table, scenario.flow_table
     bits = 8.0 * scenario.packet_size_bytes
-    lead, spacing = [], []
-    for i in range(ft.fwd_ptr.size - 1):
-        route = ft.fwd_idx[ft.fwd_ptr[i] : ft.fwd_ptr[i + 1]].tolist()
-        before = route[: route.index(b)] if b in route else []
-        lead.append(_to_bottleneck_s(scenario, route, b) if b in route else 0.0)
-        spacing.append(float(max((bits / lt.rate_bps[k] for k in before), default=0.0)))
-    return tuple(lead), tuple(spacing)
+    ptr, idx = ft.fwd_ptr, ft.fwd_idx
+    n = ptr.size - 1
+    lengths = np.diff(ptr)
+    flow_of = np.repeat(np.arange(n), lengths)
+    pos = np.arange(idx.size) - np.repeat(ptr[:-1], lengths)  # each link's place on its route
+    first = np.full(n, idx.size)  # where ``b`` first stands on each route (none: past it)
+    at_b = idx == b
+    np.minimum.at(first, flow_of[at_b], pos[at_b])
+    before = pos < first[flow_of]
+    tx = bits / lt.rate_bps[idx]
+    # summed in route order, as the per-flow sum of :func:`_to_bottleneck_s`
+    lead = np.bincount(flow_of, weights=np.where(before, lt.delay_s[idx] + tx, 0.0), minlength=n)
+    spacing = np.zeros(n)
+    np.maximum.at(spacing, flow_of[before], tx[before])
+    missing = first == idx.size
+    lead[missing] = 0.0
+    spacing[missing] = 0.0
+    return tuple(lead.tolist()), tuple(spacing.tolist())
 
 
 def _at_bottleneck(scenario: Scenario, c: CbrSource, b: int, lead_s: float) -> CrossTrafficChange:
