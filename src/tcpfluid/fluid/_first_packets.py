@@ -66,12 +66,14 @@ def seed_first_packets(eng: RoundEngine, t0: FloatArray, d: FloatArray, inv_mu: 
     inv = np.broadcast_to(inv_mu, (S,))
     queued = np.zeros(first.size)
     arrive = eng.start_n + eng.lead_n
-    for s in range(S):
+    # a flow that starts alone finds the queue empty (wait 0): only the scenarios where
+    # several flows start together queue their first packets behind each other
+    together = np.flatnonzero(first.reshape(S, m).sum(axis=1) >= 2)
+    for s in together.tolist():
         on = np.flatnonzero(first[s * m : (s + 1) * m]) + s * m
-        if on.size:
-            queued[on] = first_packet_waits(
-                arrive[on], eng.ls.init_cwnd[on], eng.spacing_n[on], float(inv[s])
-            )
+        queued[on] = first_packet_waits(
+            arrive[on], eng.ls.init_cwnd[on], eng.spacing_n[on], float(inv[s])
+        )
     eng.first_rtt[first] = eng.base_rtt[first] = (d + queued)[first]
     eng.first_fwd[first] = eng.fwd_base[first] = (0.5 * d + queued)[first]
 
