@@ -180,10 +180,11 @@ class RoundEngine:
         """The flows with places in the round's burst and the class whose rounds place them."""
         S, F = self.S, self.F
         d = self._flow_d()
-        placed, cycles = np.zeros(self.n, dtype=bool), np.ones(S)
-        for s in range(S):
-            on = slice(s * F, (s + 1) * F)
-            placed[on], cycles[s] = placed_flows(self.start_n[on], d[on], self.cwnd0[on])
+        rows = (S, F)  # the flows scenario by scenario
+        placed2, cycles = placed_flows(
+            self.start_n.reshape(rows), d.reshape(rows), self.cwnd0.reshape(rows)
+        )
+        placed = placed2.reshape(-1)
         if not placed.any():
             return
         c = next(k for k, mine in enumerate(self.in_class) if mine[int(np.argmax(placed)) % F])

@@ -222,15 +222,18 @@ def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
 
 def placed_flows(
     start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
-) -> tuple[NDArray[np.bool_], float]:
-    """One scenario's flows with places in the rounds' burst and the burst's cycles
-    (docs/round-model.md, "Places in the burst"): at least two flows that start first,
+) -> tuple[NDArray[np.bool_], Any]:
+    """The flows with places in the rounds' burst and the burst's cycles of one scenario
+    (arrays of its flows), or of each scenario (rows of ``(scenarios, flows)`` arrays;
+    docs/round-model.md, "Places in the burst"): at least two flows that start first,
     together, on the first one's round clock; cycles: its initial window (>= 1 packet)."""
-    first = start_s == start_s.min()
-    j = int(np.argmax(first))
-    placed = first & same_clock(base_rtt_s, base_rtt_s[j])
-    cycles = max(float(init_cwnd[j]), 1.0)
-    return (placed if np.count_nonzero(placed) >= 2 else np.zeros_like(placed)), cycles
+    first = start_s == start_s.min(axis=-1, keepdims=True)
+    j = np.argmax(first, axis=-1)[..., None]
+    d_j = np.take_along_axis(base_rtt_s, j, axis=-1)
+    placed = first & same_clock(base_rtt_s, d_j)
+    placed &= np.count_nonzero(placed, axis=-1, keepdims=True) >= 2
+    cycles = np.maximum(np.take_along_axis(init_cwnd, j, axis=-1)[..., 0], 1.0)
+    return placed, (float(cycles) if cycles.ndim == 0 else cycles)
 
 
 #: the retransmission timer's ceiling, s (RFC 6298's 60 s; the packet simulator's default)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -75,11 +76,15 @@ class FluidView:
         return bool(_close_to_first(self.base_rtt_s).all())
 
 
-def same_clock(rtts: NDArray[np.float64], d: float) -> NDArray[np.bool_]:
+def same_clock(rtts: NDArray[np.float64], d: Any) -> NDArray[np.bool_]:
     """Which base RTTs ``rtts`` share the round clock of base RTT ``d`` (equal to a relative
-    1e-9): the one rule for "one base RTT" of the fluid view and the fluid engines."""
+    1e-9; ``d`` a number, or an array broadcast against ``rtts``): the one rule for "one
+    base RTT" of the fluid view and the fluid engines."""
+    if np.isfinite(d).all() and np.isfinite(rtts).all():  # (no inf - inf: no errstate,
+        # which costs more than the comparison on a sweep's many small scenarios)
+        return (rtts == d) | (np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), np.abs(d)))
     with np.errstate(invalid="ignore"):
-        return (rtts == d) | (np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), abs(d)))
+        return (rtts == d) | (np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), np.abs(d)))
 
 
 def _close_to_first(values: Sequence[float]) -> NDArray[np.bool_]:
