@@ -181,10 +181,8 @@ class RoundEngine:
         S, F = self.S, self.F
         d = self._flow_d()
         rows = (S, F)  # the flows scenario by scenario
-        placed2, cycles = placed_flows(
-            self.start_n.reshape(rows), d.reshape(rows), self.cwnd0.reshape(rows)
-        )
-        placed = placed2.reshape(-1)
+        placed, cycles = placed_flows(*(a.reshape(rows) for a in (self.start_n, d, self.cwnd0)))
+        placed = placed.reshape(-1)
         if not placed.any():
             return
         c = next(k for k, mine in enumerate(self.in_class) if mine[int(np.argmax(placed)) % F])
