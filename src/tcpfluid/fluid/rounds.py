@@ -372,15 +372,14 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
     """
     from ..scenarios._columns import FlowSeq, canonical_laws, check_algorithms
 
-    names: Sequence[str]
     if isinstance(flows, FlowSeq):  # the scenario's columns: one entry per distinct law
-        which, keys, names = flows.table.law, flows.table.laws, flows.table.names
+        which, keys = flows.table.law, flows.table.laws
+        flows.table.check_algorithms(name)
     else:
         which, keys = canonical_laws(
             np.arange(len(flows), dtype=np.int64), [(f.algorithm, f.params) for f in flows]
         )
-        names = [f.name for f in flows]
-    check_algorithms(name, which, keys, names)
+        check_algorithms(name, which, keys, [f.name for f in flows])
     laws = [get_law(str(alg), **params) for alg, params in keys]
     if len(laws) == 1:
         return laws[0]

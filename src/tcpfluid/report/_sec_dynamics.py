@@ -378,13 +378,13 @@ def _mf_utilization(r: dict[str, Any] | None, span: tuple[float, float], mu_pps:
 
 
 def _mf_utilization_rows(
-    setup: tuple[str, Any, list[float], str], a: str, res: dict[str, Any]
+    setup: tuple[str, Any, list[float], str], a: str, res: dict[str, Any], mu: float
 ) -> Iterator[Row]:
     """Law ``a``'s utilization rows on one scenario: the whole run against the packet
     simulator, and each period the document prints a utilization for against it (the
-    different-RTT network's is context: the paper does not give that network in its text)."""
-    sc, o, edges, prefix = setup
-    mu = _mf_capacity_pps(sc, o)
+    different-RTT network's is context: the paper does not give that network in its text);
+    ``mu``: the bottleneck's capacity, packets/s."""
+    sc, _, edges, prefix = setup
     whole = (float(edges[0]), float(edges[-1]))
     printed = _MF_UTIL_DOC.get(sc, {}).get(a) if prefix else None
     spans = [(whole, None if printed is None or printed[0] is not None else printed[1])]
@@ -420,15 +420,16 @@ def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
 
 
 def _mf_rows(setup: tuple[str, Any, list[float], str], runs: Runs) -> Iterator[tuple[str, Row]]:
-    """The rows of Jain's indices of one scenario, per law and period."""
-    sc, _, edges, prefix = setup
+    """The rows of one scenario: Jain's indices per law and period, then utilizations."""
+    sc, o, edges, prefix = setup
+    mu = _mf_capacity_pps(sc, o)  # one scenario build for the four laws' utilization rows
     for a in _ALGS:
         res = {e: runs[(a, e)] for e in ENGINES}
         jains = _mf_engine_jains(res, edges, float(edges[-1]))
         yield from (
             (sc, _mf_row(sc, a, i, edges, prefix, res, jains)) for i in range(len(edges) - 1)
         )
-        yield from ((f"{sc} utilization", row) for row in _mf_utilization_rows(setup, a, res))
+        yield from ((f"{sc} utilization", row) for row in _mf_utilization_rows(setup, a, res, mu))
 
 
 def _mf_figure(cfg: ReportConfig, setup: tuple[str, Any, list[float], str], runs: Runs) -> Figure:
