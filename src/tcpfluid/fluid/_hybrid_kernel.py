@@ -857,27 +857,28 @@ def _sample_one(ff, j, base, has_rev, out, i, mu):  # type: ignore[no-untyped-de
     r_min = ff[j, F_R_MIN]
     if ff[j, F_ROUND_NO] < 2.0 and not has_rev:
         r_min = max(r_min, ff[j, F_FIRST_RTT])
-    if r_min < base[j]:
-        base[j] = r_min
-    b = base[j]
-    finite_b = math.isfinite(b)
-    ff[j, F_BASE] = b if finite_b else 0.0
     r_acks = ff[j, F_R_ACKS]
     out[S_CWND, i] = ff[j, F_W]
-    out[S_BASE, i] = b if finite_b else d
     mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
     out[S_MIN, i] = r_min if math.isfinite(r_min) else d
     out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
-    # its place in the round's burst (the base RTT keeps the round's minimum), in slow
-    # start as after it only in a round whose RTTs reach the base RTT within a packet's
-    # time (the queue empties in the round, so the flows' trains follow each other from
-    # its start; behind a standing queue every flow's packets meet the whole ramp)
-    empties = finite_b and r_min - b <= 1.0 / mu
+    # its place in the round's burst, in slow start as after it only in a round whose RTTs
+    # reach the base RTT within a packet's time (the queue empties in the round, so the
+    # flows' trains follow each other from its start; behind a standing queue every flow's
+    # packets meet the whole ramp); the base RTT is the least its own packets saw
+    b = base[j]
+    empties = math.isfinite(b) and r_min - b <= 1.0 / mu
     if ff[j, F_PLACE_ON] == 1.0 and empties and ff[j, F_ROUND_NO] >= 1.0 and r_acks > 0:
         d_mean, d_max, d_min = _place(ff, j, out[S_MAX, i] - out[S_MIN, i])
         mean += d_mean
         out[S_MAX, i] = max(out[S_MAX, i] + d_max, out[S_MIN, i])
         out[S_MIN, i] = min(out[S_MIN, i] + d_min, mean)
+        r_min = out[S_MIN, i]
+    if r_min < b:
+        base[j] = b = r_min
+    finite_b = math.isfinite(b)
+    ff[j, F_BASE] = b if finite_b else 0.0
+    out[S_BASE, i] = b if finite_b else d
     out[S_MEAN, i] = mean
     out[S_ACKS, i] = r_acks
     if has_rev:

@@ -495,7 +495,7 @@ class RoundEngine:
             assert self.places is not None
             seen, seen_min = self.places(self.count[c], act, z, ker.R, rtts)
         sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
-        if self.K > 1 and self.count[c] < 2:  # (a class's first rounds: docs/round-model.md)
+        if self.count[c] < 2:  # (a class's first rounds: docs/round-model.md)
             first_packets_floor(self, ix, self.count[c] == 1)
         t_end = self.run.t_end
         counting: Any = True

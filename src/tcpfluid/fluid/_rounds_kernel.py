@@ -331,8 +331,8 @@ def _sample_rule(
     for i in range(w1.shape[0]):
         j = i if m == 1 else i // m
         idle = off and not act[i]
-        b = _mn(base[i], np.inf if idle else rtts[0, j])
-        f = _mn(fwd[i], np.inf if idle else rtts[3, j])
+        b = _mn(base[i], np.inf if idle else seen_min[j])
+        f = _mn(fwd[i], np.inf if idle else rtts[3, j] + (seen_min[j] - rtts[0, j]))
         base[i], fwd[i] = b, f
         if off:
             b = b if np.isfinite(b) else rtts[0, j]

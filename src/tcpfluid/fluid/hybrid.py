@@ -24,7 +24,6 @@ from ..algorithms.base import ControlLaw
 from ..metrics.summary import traced_summary
 from ..queueing import RedParameters
 from ..results import EngineSummary
-from ..scenarios.reduction import same_clock
 from . import _hybrid_kernel as K
 from ._first_packets import first_packet_waits
 from ._hybrid_inputs import (
@@ -222,7 +221,7 @@ def _initial_state(
         # RTTs (docs/round-model.md, "First packets")
         start, d = st.ff[:, K.F_START], st.ff[:, K.F_D]
         first = start == start.min()
-        if not same_clock(d[first], float(d[first][0])).all():
+        if first.sum() >= 2:
             lead, spacing = access
             t0 = float(start.min())
             mu_a = run.mu - sum(c[0] for c in run.cross if c[1] <= t0 < c[2])
