@@ -849,9 +849,10 @@ N_LOG = 6
 
 @njit(**_JIT)
 def _sample_one(ff, j, base, has_rev, out, i, mu):  # type: ignore[no-untyped-def]
-    """Flow ``j``'s round sample into column ``i`` of rows ``S_*`` of ``out``: it first
-    lowers its BaseRTT ``base[j]`` (inf: none yet) to the round's minimum RTT (in its first
-    two rounds at least its first packet's, ``F_FIRST_RTT``);
+    """Flow ``j``'s round sample into column ``i`` of rows ``S_*`` of ``out``: it lowers
+    its BaseRTT ``base[j]`` (inf: none yet) to the least RTT its packets saw in the round
+    (the round's minimum, plus its place's offset where its round reads its place; in its
+    first two rounds at least its first packet's, ``F_FIRST_RTT``);
     ``ff[j, F_BASE]`` gets it (0 while none); ``mu``: the bottleneck's rate, packets/s."""
     d = ff[j, F_D]
     r_min = ff[j, F_R_MIN]

@@ -217,8 +217,8 @@ def _initial_state(
         placed, cycles = placed_flows(st.ff[:, K.F_START], st.ff[:, K.F_D], laws.init_cwnd)
         st.ff[placed, K.F_PLACED] = 1.0
         st.ff[placed, K.F_CYCLES] = cycles
-        # flows starting first together on several round clocks: their first packets'
-        # RTTs (docs/round-model.md, "First packets")
+        # flows starting first together: their first packets' RTTs, each behind the
+        # others' first windows (docs/round-model.md, "First packets")
         start, d = st.ff[:, K.F_START], st.ff[:, K.F_D]
         first = start == start.min()
         if first.sum() >= 2:

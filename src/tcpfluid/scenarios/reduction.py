@@ -4,6 +4,7 @@ what each engine can model (:data:`ENGINE_CAPABILITIES`, :func:`check_engine`)."
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -80,10 +81,10 @@ def same_clock(rtts: NDArray[np.float64], d: Any) -> NDArray[np.bool_]:
     """Which base RTTs ``rtts`` share the round clock of base RTT ``d`` (equal to a relative
     1e-9; ``d`` a number, or an array broadcast against ``rtts``): the one rule for "one
     base RTT" of the fluid view and the fluid engines."""
-    if np.isfinite(d).all() and np.isfinite(rtts).all():  # (no inf - inf: no errstate,
-        # which costs more than the comparison on a sweep's many small scenarios)
-        return (rtts == d) | (np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), np.abs(d)))
-    with np.errstate(invalid="ignore"):
+    # inf - inf only with an infinite RTT: errstate then, as it costs more than the
+    # comparison on a sweep's many small scenarios
+    finite = np.isfinite(d).all() and np.isfinite(rtts).all()
+    with contextlib.nullcontext() if finite else np.errstate(invalid="ignore"):
         return (rtts == d) | (np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), np.abs(d)))
 
 
