@@ -21,6 +21,11 @@ intervals).
 Reference: the report's packet run of the section with its Vegas flows recovering as
 NewReno, the hybrid's one loss rule (docs/mechanisms.md, ``hybrid-without-ns2-vegas-agent``:
 ns-2's Vegas agent is the other difference, not this one).
+
+Since the packet gateway's RED is ns-2.35's (docs/simulator.md) the packets' Reno flows
+carry 43.8 pkt/s with a spread of 0.392 (47.5 and 0.333 before): the whole-packet
+thresholds now give those cells and the dithered default does not (a strict expected
+failure); the synchronisation the dithering removes is still measured.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from tcpfluid.engines import simulate
 from tcpfluid.report import TOLERANCES
@@ -81,21 +87,32 @@ def _packets() -> tuple[dict[str, float], float]:
     return _cells(g, [f.algorithm for f in sc.flows]), _synchronised(events)
 
 
+def test_dithered_red_losses_reach_fewer_flows_at_once() -> None:
+    _, packets_sync = _packets()
+    _, whole_sync = _hybrid("whole")
+    _, dithered_sync = _hybrid("dithered")
+    # the mechanism: the 0.1-s intervals holding loss events of 20 or more flows (measured
+    # 23.3 % with whole-packet thresholds, 16.8 % dithered, none in packets): RED's forced
+    # episodes still reach most flows, but the early drops now reach some flows before
+    # them, in proportion to what each sends
+    assert whole_sync > dithered_sync > packets_sync, (whole_sync, dithered_sync, packets_sync)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the packet gateway's RED is ns-2.35's (its average updated on every arrival; "
+    "no RED drop with one packet waiting, docs/simulator.md) the packets' Reno flows carry "
+    "43.8 pkt/s with a spread of 0.392 (47.5 and 0.333 before): the whole-packet "
+    "thresholds (39.9, 0.391) now agree and the dithered default (49.5, 0.263) does not; "
+    "the default stays dithered, which the hold-out's RED scenarios (84/170 against 82/171) "
+    "and the full report (184 against 186 rows differing) prefer",
+)
 def test_hybrid_reno_flows_beside_vegas_follow_the_packets_once_red_losses_are_dithered() -> None:
     thr = TOLERANCES["throughput"]  # ±10 %
     spr = TOLERANCES["share spread"]  # ±0.10
-    packets, packets_sync = _packets()
-    whole, whole_sync = _hybrid("whole")
-    dithered, dithered_sync = _hybrid("dithered")
-    # the mechanism: the 0.1-s intervals holding loss events of 20 or more flows (measured
-    # 23.2 % with whole-packet thresholds, 16.8 % dithered, none in packets): RED's forced
-    # episodes still reach most flows, but the early drops now reach some flows before
-    # them, in proportion to what each sends (loss events per Vegas flow over those per
-    # Reno flow, 20-60 s: 1.17 whole, 1.34 dithered, packets 1.29)
-    assert whole_sync > dithered_sync > packets_sync, (whole_sync, dithered_sync, packets_sync)
-    # switched off, the Reno flows' mean and the spread differ from the packets'
-    # (measured 184.0 against 219.1 kb/s, 0.391 against 0.333); dithered they agree
-    # (228.1 kb/s, 0.263)
+    packets, _ = _packets()
+    whole, _ = _hybrid("whole")
+    dithered, _ = _hybrid("dithered")
     assert not thr.passes(whole["reno"], packets["reno"]), (whole, packets)
     assert thr.passes(dithered["reno"], packets["reno"]), (dithered, packets)
     assert spr.passes(dithered["spread"], packets["spread"]), (dithered, packets)

@@ -9,12 +9,12 @@ flows recover as NewReno, one change from the report's packet run of the section
 
 With ns-2's agent the packets' Vegas flows time out about a third of their loss events
 (1-s timer floor) and take less than the Reno flows beside them; the hybrid's, with
-NewReno's rule, time out almost never and take a third more (385 against 290 kb/s beside
-Reno). With the Vegas flows on NewReno the packets' Vegas means and Vegas-3's spread alone
-(which the agent sets) are the hybrid's within the report's tolerances, and so are the
-Reno flows' means (packets 306 → 219 kb/s beside Vegas-3, hybrid 228), which stayed 16 %
-above the hybrid's until RED's fractions of packets were dithered
-(``test_thesis_hybrid_red_dither.py``).
+NewReno's rule, time out almost never and take a third more (385 against 280 kb/s beside
+Reno). With the Vegas flows on NewReno, Vegas-3's spread alone (which the agent sets) is
+the hybrid's within the report's tolerance. The means of the mixes followed too (Vegas
+424 and 425 kb/s against the hybrid's 385, Reno 219 and 213 against 228 and 234) until the
+packet gateway's RED became ns-2.35's (docs/simulator.md): now Vegas 446 and 439, Reno 202
+and 205, outside 10 % (a strict expected failure that says so).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from tcpfluid.report import TOLERANCES
 from tcpfluid.report._sec_thesis_many import MF_FROM_S, many_flows_run, thesis_mix_scenario
@@ -57,28 +58,39 @@ def _packets(law: str, vegas_percent: int, vegas_recovery: str) -> dict[str, flo
     return _cells(g * 8.0 * sc.packet_size_bytes, [f.algorithm for f in sc.flows])
 
 
-def test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as_newreno() -> None:
-    thr = TOLERANCES["throughput"]  # ±10 %
+def _three_runs(law: str, pct: int) -> tuple[dict[str, float], ...]:
+    run = many_flows_run(FLOWS, ROUTER, law, pct, engine="ode")
+    ode = _cells(run["goodput_bps"], run["algorithm"])
+    agent = _packets(law, pct, "ns2-vegas")  # the report's packet run
+    newreno = _packets(law, pct, "newreno")  # the hybrid's loss rule
+    return ode, agent, newreno
+
+
+def test_hybrid_vegas3_spread_follows_the_packets_once_their_vegas_flows_recover_as_newreno() -> (
+    None
+):
+    # Vegas-3 alone: the agent sets the packets' spread (measured 0.312 with it, 0.136 with
+    # NewReno; the hybrid's 0.047)
     spr = TOLERANCES["share spread"]  # ±0.10
-    # (law, Vegas %, the cells the agent moves): the Vegas-3 mix's spread is the packets'
-    # under either recovery (0.334 and 0.333), so it is not one of them; the Vegas-1_3
-    # mix's (agent 0.221, NewReno 0.351) the hybrid's 0.254 is within 0.10 of both
-    cases = (
-        ("vegas-3", 50, ("vegas",)),
-        ("vegas-1_3", 50, ("vegas",)),
-        ("vegas-3", 100, ("spread",)),
-    )
-    for law, pct, keys in cases:
-        run = many_flows_run(FLOWS, ROUTER, law, pct, engine="ode")
-        ode = _cells(run["goodput_bps"], run["algorithm"])
-        agent = _packets(law, pct, "ns2-vegas")  # the report's packet run
-        newreno = _packets(law, pct, "newreno")  # the hybrid's loss rule
-        for k in keys:
-            tol = spr if k == "spread" else thr
-            assert not tol.passes(ode[k], agent[k]), (law, pct, k, ode[k], agent[k])
-            assert tol.passes(ode[k], newreno[k]), (law, pct, k, ode[k], newreno[k])
-        if "reno" in ode:
-            # the Reno means too (measured 228 against 306 → 219 kb/s beside Vegas-3, 234
-            # against 294 → 213 beside Vegas-1_3)
-            assert not thr.passes(ode["reno"], agent["reno"]), (law, pct, ode, agent)
-            assert thr.passes(ode["reno"], newreno["reno"]), (law, pct, ode, newreno)
+    ode, agent, newreno = _three_runs("vegas-3", 100)
+    assert not spr.passes(ode["spread"], agent["spread"]), (ode, agent)
+    assert spr.passes(ode["spread"], newreno["spread"]), (ode, newreno)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the packet gateway's RED is ns-2.35's (its average updated on every arrival; "
+    "no RED drop with one packet waiting, docs/simulator.md) the packets' flows on NewReno "
+    "carry more beside Reno than the hybrid's: Vegas-3 446 and Vegas-1_3 439 kb/s against "
+    "the hybrid's 385 (424 and 425 with the former gateway), the Reno flows 202 and 205 "
+    "against 228 and 234 (219 and 213 before); the agent alone no longer explains these cells",
+)
+@pytest.mark.parametrize("law", ["vegas-3", "vegas-1_3"])
+def test_hybrid_mix_means_follow_the_packets_once_their_vegas_flows_recover_as_newreno(
+    law: str,
+) -> None:
+    thr = TOLERANCES["throughput"]  # ±10 %
+    ode, agent, newreno = _three_runs(law, 50)
+    for k in ("vegas", "reno"):
+        assert not thr.passes(ode[k], agent[k]), (law, k, ode, agent)
+        assert thr.passes(ode[k], newreno[k]), (law, k, ode, newreno)

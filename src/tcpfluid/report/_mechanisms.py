@@ -370,16 +370,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
         _vegas3_reno_goodputs(200, (50,))),
     _mechanism("hybrid-without-ns2-vegas-agent",
         "validation/test_thesis_hybrid_vegas_agent.py::"
-        "test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as_newreno",
-        *(
-            _scope(_TMF, ODE, f"mean goodput of the {kind} flows, 20–60 s", algorithm, **_RED_30,
-                   law=(law,), vegas_percent=(50,), kind=("vegas",))
-            for law, kind, algorithm in (("vegas-3", "Vegas-3", "Enhanced Vegas"),
-                                         ("vegas-1_3", "Vegas-1_3", "Vegas"))
-        ),
-        # the Reno flows beside them
-        _scope(_TMF, ODE, "mean goodput of the Reno flows, 20–60 s", "Reno", **_RED_30,
-               law=("vegas-3", "vegas-1_3"), vegas_percent=(50,), kind=("reno",)),
+        "test_hybrid_vegas3_spread_follows_the_packets_once_their_vegas_flows_recover_as_newreno",
         # the spread of Vegas-3 alone (no Vegas share)
         _scope(_TMF, ODE, _MF_SPREAD, "Enhanced Vegas", **_RED_30, law=("vegas-3",))),
     # ns-3's TcpVegas beside the packet simulator (benchmarks/ns3_dumbbell.py): no report

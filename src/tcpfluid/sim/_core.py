@@ -509,9 +509,12 @@ _no_room_call: Any = njit(
 
 
 @_jit
-def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
+def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc, full):
     """RED (Floyd and Jacobson 1993) on an arrival that finds ``q`` packets (``waiting``
-    of them waiting) at link ``lk``: update the average, return True to drop."""
+    of them waiting) at link ``lk``: update the average, return True to drop. As ns-2's
+    ``REDQueue::enque``, every arrival updates the average, one that finds the buffer
+    ``full`` too; that forced drop restarts the count (its ``ns1_compat_`` false); RED
+    itself drops only when more than one packet waits (its ``qlen > 1``)."""
     wq = lf[lk, L_WQ]
     avg = lf[lk, L_AVG]
     if q == 0:
@@ -524,6 +527,11 @@ def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
     lf[lk, L_AVG] = avg
     gentle = disc == 2 or disc == 2 + DISC_WAIT
     pb = red_probability(avg, lf[lk, L_MIN_TH], lf[lk, L_MAX_TH], lf[lk, L_MAXP], gentle, 0.0)
+    if full:
+        li[lk, J_COUNT] = 0 if pb > 0.0 and waiting > 1 else -1
+        return True
+    if waiting <= 1:
+        pb = 0.0
     drop = False
     if pb >= 1.0:
         drop = True
@@ -572,8 +580,8 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     waiting = q - 1 if q > 0 else 0
     drop = waiting >= lf[u, L_BUF]
     disc = li[u, J_DISC]
-    if disc > 0 and not drop:
-        drop = _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc)
+    if disc > 0:
+        drop = _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc, drop)
     if drop:
         li[u, J_DROPS] += 1
         if kind == KIND_DATA:
