@@ -131,46 +131,44 @@ def _is_shared(scenario: Scenario, bott: int, rbott: int | None) -> bool:
     return rbott is None or bool(on_route(ft.rev_ptr, ft.rev_idx, rbott).all())
 
 
-def _to_bottleneck_s(scenario: Scenario, route: Sequence[int], b: int) -> float:
-    """The time a packet takes along ``route`` (link indices) to link ``b``, s."""
+def _leads(
+    scenario: Scenario, ptr: NDArray[np.intp], idx: NDArray[np.intp], b: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The routes' times to link ``b`` and their packets' spacing there, s (0 for a route
+    not crossing it): over the links before ``b`` on each route, the sum of each link's
+    delay and transmission time in route order, and the longest transmission time. The
+    routes are given as the flow table's columns (``ptr``: each route's start in ``idx``,
+    the link indices), one pass for all of them."""
     lt = scenario.link_table
     bits = 8.0 * scenario.packet_size_bytes
-    before = route[: route.index(b)]
-    return float(sum(lt.delay_s[k] + bits / lt.rate_bps[k] for k in before))
-
-
-def _leads(scenario: Scenario, b: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Each flow's time to link ``b`` and its packets' spacing there, s (0 for a flow
-    not crossing it): over the links before ``b`` on its route, the sum of each link's
-    delay and transmission time, and the longest transmission time (one pass over the
-    routes' columns, :func:`_to_bottleneck_s` for every flow at once)."""
-    lt, ft = scenario.link_table, scenario.flow_table
-    bits = 8.0 * scenario.packet_size_bytes
-    ptr, idx = ft.fwd_ptr, ft.fwd_idx
     n = ptr.size - 1
     lengths = np.diff(ptr)
-    flow_of = np.repeat(np.arange(n), lengths)
+    route_of = np.repeat(np.arange(n), lengths)
     pos = np.arange(idx.size) - np.repeat(ptr[:-1], lengths)  # each link's place on its route
     first = np.full(n, idx.size)  # where ``b`` first stands on each route (none: past it)
     at_b = idx == b
-    np.minimum.at(first, flow_of[at_b], pos[at_b])
-    before = pos < first[flow_of]
+    np.minimum.at(first, route_of[at_b], pos[at_b])
+    before = pos < first[route_of]
     tx = bits / lt.rate_bps[idx]
-    # summed in route order, as the per-flow sum of :func:`_to_bottleneck_s`
-    lead = np.bincount(flow_of, weights=np.where(before, lt.delay_s[idx] + tx, 0.0), minlength=n)
+    # (summed in route order, one route after another)
+    lead = np.asarray(
+        np.bincount(route_of, weights=np.where(before, lt.delay_s[idx] + tx, 0.0), minlength=n),
+        dtype=np.float64,
+    )
     spacing = np.zeros(n)
-    np.maximum.at(spacing, flow_of[before], tx[before])
+    np.maximum.at(spacing, route_of[before], tx[before])
     missing = first == idx.size
     lead[missing] = 0.0
     spacing[missing] = 0.0
-    return tuple(lead.tolist()), tuple(spacing.tolist())
+    return lead, spacing
 
 
 def _at_bottleneck(scenario: Scenario, c: CbrSource, b: int, lead_s: float) -> CrossTrafficChange:
     """CBR source ``c`` as the fluid engines see it: in packets/s, switched when its packets
     reach link ``b``, on a clock on which a flow's packets reach it ``lead_s`` after sending."""
     lt = scenario.link_table
-    shift = _to_bottleneck_s(scenario, [lt.find(n) for n in c.links], b) - lead_s
+    route = np.array([lt.find(n) for n in c.links], dtype=np.intp)
+    shift = float(_leads(scenario, np.array([0, route.size]), route, b)[0][0]) - lead_s
     return CrossTrafficChange(
         c.rate_bps / (8.0 * scenario.packet_size_bytes),
         max(c.start_s + shift, 0.0),
@@ -209,8 +207,9 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     on = [c for c in scenario.cbr if bott.name in c.links]
     # the fluid engines queue a flow's packets when it sends them: a CBR change is placed
     # when it reaches the bottleneck, on the first flow's clock (the path's)
-    lead = _to_bottleneck_s(scenario, ft.fwd_idx[ft.fwd_ptr[0] : ft.fwd_ptr[1]].tolist(), b)
-    leads, spacings = _leads(scenario, b)
+    leads_s, spacings_s = _leads(scenario, ft.fwd_ptr, ft.fwd_idx, b)
+    lead = float(leads_s[0])  # (the bottleneck is on the first flow's route)
+    leads, spacings = tuple(leads_s.tolist()), tuple(spacings_s.tolist())
     view = FluidView(
         scenario=scenario,
         path=path,
