@@ -233,13 +233,22 @@ def map_value(v: Value, fn: Callable[[float], float]) -> Value:
     return v if isinstance(v, NA) else fn(float(v))
 
 
+def delivered_between(
+    t: ArrayLike, delivered: ArrayLike, start_s: float, end_s: float
+) -> NDArray[np.float64]:
+    """Each flow's packets delivered from ``start_s`` to ``end_s``: its cumulative count
+    ``delivered`` (a row per flow, sampled at ``t``) read at both ends (linear between
+    samples)."""
+    ta = np.asarray(t, dtype=np.float64)
+    dl = np.asarray(delivered, dtype=np.float64)
+    return np.array([np.interp(end_s, ta, row) - np.interp(start_s, ta, row) for row in dl])
+
+
 def mean_rate_since(t: ArrayLike, delivered: ArrayLike, start_s: float) -> NDArray[np.float64]:
     """Each flow's mean delivery rate from ``start_s`` to the end of the run: its
     delivered packets ``delivered`` (a row per flow, sampled at ``t``) over that span."""
-    ta = np.asarray(t, dtype=np.float64)
-    dl = np.asarray(delivered, dtype=np.float64)
-    at_start = np.array([np.interp(start_s, ta, row) for row in dl])
-    return (dl[:, -1] - at_start) / (float(ta[-1]) - start_s)
+    end_s = float(np.asarray(t, dtype=np.float64)[-1])
+    return delivered_between(t, delivered, start_s, end_s) / (end_s - start_s)
 
 
 def smaller_share(jain: float) -> float:

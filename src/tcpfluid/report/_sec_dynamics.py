@@ -23,6 +23,7 @@ from ._common import (
     QV_REACH_NOT_SETTLING,
     CaseSection,
     Runs,
+    delivered_between,
     doc,
     engine_cells,
     err_na,
@@ -373,7 +374,7 @@ def _mf_utilization(r: dict[str, Any] | None, span: tuple[float, float], mu_pps:
     if t[0] > 0.0:  # nothing delivered before the first sample's interval began
         t, dl = np.concatenate([[0.0], t]), np.concatenate([np.zeros((dl.shape[0], 1)), dl], 1)
     a, b = span
-    got = sum(float(np.interp(b, t, row) - np.interp(a, t, row)) for row in dl)
+    got = sum(float(x) for x in delivered_between(t, dl, a, b))
     return num(got / (mu_pps * (b - a)), "")
 
 
