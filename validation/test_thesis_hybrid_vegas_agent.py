@@ -13,8 +13,10 @@ NewReno's rule, time out almost never and take a third more (385 against 280 kb/
 Reno). With the Vegas flows on NewReno, Vegas-3's spread alone (which the agent sets) is
 the hybrid's within the report's tolerance. The means of the mixes followed too (Vegas
 424 and 425 kb/s against the hybrid's 385, Reno 219 and 213 against 228 and 234) until the
-packet gateway's RED became ns-2.35's (docs/simulator.md): now Vegas 446 and 439, Reno 202
-and 205, outside 10 % (a strict expected failure that says so).
+packet gateway's RED became ns-2.35's (docs/simulator.md): Vegas 446 and 439, Reno 202 and
+205. With the hybrid's RED events dated by the drop that completes them (docs/ode-model.md)
+the hybrid gives Vegas 432 and 420, Reno 221 and 231: the Vegas-3 mix follows, the Reno
+flows beside Vegas-1_3 stay 12 % above (a strict expected failure that says so).
 """
 
 from __future__ import annotations
@@ -77,15 +79,22 @@ def test_hybrid_vegas3_spread_follows_the_packets_once_their_vegas_flows_recover
     assert spr.passes(ode["spread"], newreno["spread"]), (ode, newreno)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="since the packet gateway's RED is ns-2.35's (its average updated on every arrival; "
-    "no RED drop with one packet waiting, docs/simulator.md) the packets' flows on NewReno "
-    "carry more beside Reno than the hybrid's: Vegas-3 446 and Vegas-1_3 439 kb/s against "
-    "the hybrid's 385 (424 and 425 with the former gateway), the Reno flows 202 and 205 "
-    "against 228 and 234 (219 and 213 before); the agent alone no longer explains these cells",
+@pytest.mark.parametrize(
+    "law",
+    [
+        # measured: the hybrid's Vegas-3 flows 431.6 kb/s against the packets' 446.2, the
+        # Reno flows 221.3 against 201.8
+        "vegas-3",
+        pytest.param(
+            "vegas-1_3",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="the Reno flows beside Vegas-1_3: the hybrid's 230.5 kb/s against the "
+                "packets' 205.4 on NewReno (+12 %; the Vegas-1_3 flows 420.1 against 438.6)",
+            ),
+        ),
+    ],
 )
-@pytest.mark.parametrize("law", ["vegas-3", "vegas-1_3"])
 def test_hybrid_mix_means_follow_the_packets_once_their_vegas_flows_recover_as_newreno(
     law: str,
 ) -> None:

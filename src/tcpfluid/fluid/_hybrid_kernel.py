@@ -585,7 +585,13 @@ def advance(  # type: ignore[no-untyped-def]
                     ff[j, F_LOST_TOTAL] += x
                     if t >= ff[j, F_RECOVER]:
                         ff[j, F_LOST] += x
-                        if ff[j, F_FIRST_DROP] == np.inf:
+                        # (behind RED, dithered: the drop that completes the flow's
+                        # threshold dates its event, not the first fraction RED took;
+                        # docs/ode-model.md, "A dithered RED event is dated by the drop
+                        # that completes it")
+                        if ff[j, F_FIRST_DROP] == np.inf and (
+                            ff[j, F_DITHER] == 0.0 or ff[j, F_LOST] >= ff[j, F_LOSS_AT]
+                        ):
                             # the duplicate ACKs of the packets behind the drop tell the
                             # sender (a held drop: the step its place is released)
                             if hold:
