@@ -17,14 +17,14 @@ _DIR = Path(__file__).resolve().parents[1] / "benchmarks"
 #: each fault's sections in this scaled-down measurement (a subset of its sections in
 #: benchmarks/mutations.py)
 _SECTIONS = {
-    "vegas-alpha": ("basic",),
+    "vegas-alpha": ("new-equilibrium",),
     "rounds-queue": ("convergence-bdp",),
     "packet-delay": ("asymmetric",),
     "feedback-lag": ("convergence-bdp",),
     "ack-size": ("asymmetric",),
     "red-max-p": ("thesis-many-flows",),
     "tcp-ho-table2": ("conspicuous",),
-    "qv-succ": ("convergence-bdp",),
+    "qv-succ": ("new-equilibrium",),
 }
 
 
