@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import _numba_cache
-from .._queueing_kernel import red_probability
+from .._queueing_kernel import red_average, red_probability
 from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..algorithms.base import SLOW_START
 from ._rounds_kernel import _mx
@@ -396,7 +396,7 @@ def advance(  # type: ignore[no-untyped-def]
         if red[0] == 1.0:
             n_arr = arr + arr_c
             if n_arr > 0.0:
-                g[G_AVG] += (1.0 - (1.0 - red[4]) ** n_arr) * (q_before - g[G_AVG])
+                g[G_AVG] = red_average(g[G_AVG], q_before, red[4], n_arr)
             p = red_probability(g[G_AVG], red[1], red[2], red[3], red[5] == 1.0, 1.0)
             if p > 0.0:
                 dropping = True
