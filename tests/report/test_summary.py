@@ -90,6 +90,7 @@ def test_algorithm_and_layer_are_read_from_settings_and_columns(tmp_path: Path) 
         "forward-path Vegas, k = 3": "forward-path Vegas",
         "vegas-1_3, x2 = 10 ms": "Vegas",  # the thesis's α=1, β=3
         "vegas-3, x2 = 10 ms": "Enhanced Vegas",
+        "vegas-3 + Reno (30 % Vegas-3), 30 flows, RED-5-15": "mixed laws",
         "something else": "other",
     }
     for setting, algorithm in settings.items():

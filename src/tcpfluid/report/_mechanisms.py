@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._table import ALGORITHM_NAMES, ODE, PACKET, ROUNDS
+from ._table import ALGORITHM_NAMES, MIXED_LAWS, ODE, PACKET, ROUNDS
 
 _NE = "validation/test_new_equilibrium_layers.py::"
 _HYB = "validation/test_hybrid_rows.py::"
@@ -354,7 +354,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
         f"{_TM}test_delayed_acks_echoing_the_latest_packet_give_the_thesis_goodputs",
         _scope("thesis-delayed-ack", PACKET, _GOODPUTS, "Vegas", acks=("da-ia",)),
         *(  # Vegas-3 alone; its mixes with Reno
-            _scope("thesis-delayed-ack", PACKET, _MF_SPREAD, ("Enhanced Vegas", "other"),
+            _scope("thesis-delayed-ack", PACKET, _MF_SPREAD, ("Enhanced Vegas", MIXED_LAWS),
                    router=(router,), flows=(n,), vegas_percent=pcts)
             for router, n, pcts in DELAYED_ACK_ECHO_CASES
         )),

@@ -14,7 +14,7 @@ from typing import Any
 from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis settings
 from ._core import Report, prose
 from ._mechanisms import MECHANISMS, explain
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, ODE, PACKET, ROUNDS, Row
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, MIXED_LAWS, ODE, PACKET, ROUNDS, Row
 
 #: the four layers, in display order
 LAYERS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET)
@@ -23,8 +23,11 @@ LAYERS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET)
 def algorithm_of(setting: str) -> str:
     """The algorithm a row's setting names (``"Quick Vegas, BDP 100 kb"`` → ``Quick
     Vegas``; the thesis settings ``vegas-1_3``, ``vegas-2`` → Vegas, Enhanced Vegas);
-    ``other`` when none."""
+    ``mixed laws`` for a mix the setting writes as ``a + b`` (the thesis's ``vegas-3 +
+    Reno (30 % Vegas-3)``); ``other`` when none."""
     head = re.split(r",| on ", setting, maxsplit=1)[0].strip()
+    if " + " in head:
+        return MIXED_LAWS
     if head in _SETTINGS:
         return ALGORITHM_NAMES.get(_SETTINGS[head][0], _SETTINGS[head][0])
     if head in ALGORITHM_NAMES:

@@ -279,3 +279,5 @@ ALGORITHM_NAMES = {
     "enhanced-vegas": "Enhanced Vegas",
     "itcp-vegas": "iTCP-Vegas",
 }
+#: the summary's name for the rows of a mix of two laws (a setting written ``a + b``)
+MIXED_LAWS = "mixed laws"
