@@ -61,8 +61,9 @@ def test_together_every_packet_flow_leaves_a_doubling_or_more_below_its_exit_alo
 
 def test_hybrid_which_carries_the_trains_leaves_slow_start_where_the_packets_do() -> None:
     """The hybrid model's ACK-clocked fluid resolves each train (its step is d/256): its
-    exit windows together are the packets' for all 12 flows."""
-    assert _exits(RTTS_S, "hybrid") == _exits(RTTS_S, "packet", seed=1)
+    exit windows together are the packets' for all 12 flows (to the rounding of the fluid's
+    ACK sums)."""
+    assert _exits(RTTS_S, "hybrid") == pytest.approx(_exits(RTTS_S, "packet", seed=1), abs=1e-9)
 
 
 @pytest.mark.xfail(

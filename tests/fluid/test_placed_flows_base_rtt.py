@@ -56,9 +56,9 @@ def test_each_flow_keeps_the_base_rtt_of_its_place(runs, engine) -> None:
 @pytest.mark.parametrize("engine", ["rounds", "hybrid"])
 def test_every_flow_leaves_slow_start_and_rests_at_the_packets_window(runs, engine) -> None:
     """Every flow doubles to 8 packets and rests at 7 in packets; so in the fluid engine
-    (the windows are whole packets in both: exact)."""
+    (the windows are whole packets in both, the fluid's to the rounding of its ACK sums)."""
     for res in (runs["packet"], runs[engine]):
         for log in res.rounds:
             w, phase = np.asarray(log.window_pkts), np.asarray(log.phase)
-            assert w[phase == 0].max() == 8.0
-            assert w[-1] == 7.0
+            assert w[phase == 0].max() == pytest.approx(8.0, abs=1e-9)
+            assert w[-1] == pytest.approx(7.0, abs=1e-9)

@@ -86,7 +86,7 @@ def simulate_hybrid(
     rtt_sample: str = "arrival",
     drop_share: str = "growth",
     whole_packets: bool = False,
-    boundary_ack_next_round: bool = False,
+    boundary_ack_next_round: bool = True,
     hold_drops: bool = True,
     red_losses: str = "dithered",
     min_rto_s: float = 0.2,
@@ -140,7 +140,7 @@ def simulate_hybrid(
         ``"in-turn"`` (docs/ode-model.md, "How an overflow is shared").
     whole_packets, boundary_ack_next_round, hold_drops
         Whole packets in flight and rounds at whole packets (default ``False``); the
-        boundary step's later ACKs grown with the next increment (default ``False``); a
+        boundary step's later ACKs grown with the next increment (default ``True``); a
         drop keeps its place in the window until the sender learns of it (default
         ``True``).
     red_losses

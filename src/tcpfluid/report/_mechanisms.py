@@ -299,11 +299,6 @@ MECHANISMS: tuple[Mechanism, ...] = (
     _mechanism("senders-slow-start-lag",
         f"{_XL}test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag",
         _scope("critical-window", (PACKET, ROUNDS, ODE), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,))),
-    _mechanism("boundary-step-acks",
-        f"{_HYB}test_quick_vegas_5000_kb_exit_window_agrees_once_the_boundary_step_acks_"
-        "grow_the_next_round",
-        _scope("critical-window", ODE, _SS_EXIT_ROW, _QV, bdp_kb=(5000.0,)),
-        _scope("basic", ODE, "slow-start exit window", _QV, scenario=("qv-basic",))),
     _mechanism("phase-effect",
         "validation/test_ho_table7_mechanisms.py::"
         "test_table_7_reno_means_agree_once_random_send_times_break_the_phase_effect",
