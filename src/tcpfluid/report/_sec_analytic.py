@@ -179,12 +179,8 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     w = _NE_BASE_BPS * D_S / 8000.0  # μd of the original 10 Mb/s, packets
     t1 = 30.0
     t2 = 1.4 * (n - 1) * w * D_S + 10.0 if algorithm == "vegas" else 40.0
-    cbr = {
-        "cbr": f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps",
-        "cbr_start": "0s",
-        "cbr_stop": f"{t1:g}s",
-    }
-    o = _qv_basic(n * w, **cbr, duration=f"{t1 + t2:g}s")
+    cbr = f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps"
+    o = _qv_basic(n * w, cbr=cbr, cbr_start="0s", cbr_stop=f"{t1:g}s", duration=f"{t1 + t2:g}s")
     return {"overrides": o, "t_change": t1, "w": w}
 
 
@@ -292,9 +288,7 @@ _CR_STARTS: tuple[_Start, ...] = (
 )
 
 
-def _cr_task(
-    cfg: ReportConfig, start: tuple[str, dict[str, Any], int, float, str], run: str
-) -> Task:
+def _cr_task(cfg: ReportConfig, start: _Start, run: str) -> Task:
     a, opts, rounds, tail_s, suffix = start
     if run == "batch":
         label = f"conspicuous: round model {a}{suffix}"

@@ -205,11 +205,9 @@ def _reach_counts(
         return {"new": na, "doubled": na}
     t, w = np.asarray(res["round_t_s"][0]), np.asarray(res["round_cwnd_pkts"][0])
     start = float(np.asarray(res["start_s"], dtype=float)[0])
-    new = _rounds_to_reach(t, w, start, b)
-    dbl = _rounds_to_reach(t, w, t_double, b)
     return {
-        "new": num(new, "the window never reached μd"),
-        "doubled": num(dbl, "the window never reached nW"),
+        "new": num(_rounds_to_reach(t, w, start, b), "the window never reached μd"),
+        "doubled": num(_rounds_to_reach(t, w, t_double, b), "the window never reached nW"),
     }
 
 

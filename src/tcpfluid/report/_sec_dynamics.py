@@ -73,20 +73,15 @@ def _basic_task(cfg: ReportConfig, case: tuple[str, str, str], run: str) -> Task
     if run in ENGINES:
         return run_task(run, sc, a, {}, f"basic: {LABEL[run]} {a}", **_BASIC_OPTIONS[run])
     e, f = _BASIC_PHASE_RUNS[run]
-    o = _basic_phase_overrides(sc, f)
+    s = build_scenario(sc)  # the CBR's start and stop moved by f of the base RTT
+    shift = f * float(s.fluid_view().path.d)
+    t_on, t_off = float(s.cbr[0].start_s) + shift, float(s.cbr[0].stop_s) + shift
+    end = t_off + _BASIC_PHASE_TAIL_S
+    o = {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{t_off:.6f}s"}
     n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
     opts = {"n_points": n_points} if MODELS[e].granularity == "continuous" else {}
     what = f"{a}, CBR start moved by {f:.2f} round"
     return run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts)
-
-
-def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
-    """The CBR's start and stop moved by ``frac`` of the base RTT."""
-    s = build_scenario(sc)
-    shift = frac * float(s.fluid_view().path.d)
-    t_on, t_off = float(s.cbr[0].start_s) + shift, float(s.cbr[0].stop_s) + shift
-    end = t_off + _BASIC_PHASE_TAIL_S
-    return {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{t_off:.6f}s"}
 
 
 #: the printed §5.1 numbers (the Quick Vegas paper's Fig. 1 and §5.1) by algorithm and metric
@@ -355,12 +350,6 @@ _MF_UTIL_DOC: dict[str, dict[str, tuple[tuple[float, float] | None, str]]] = {
 _MF_UTIL = "bottleneck utilization by the flows' goodput"
 
 
-def _mf_capacity_pps(sc: str, overrides: Any) -> float:
-    """The bottleneck's capacity of scenario ``sc``, packets/s."""
-    s = build_scenario(sc, **dict(overrides))
-    return float(s.link(bottleneck_name(s)).rate_bps / (8.0 * s.packet_size_bytes))
-
-
 def _mf_utilization(r: dict[str, Any] | None, span: tuple[float, float], mu_pps: float) -> Any:
     """The flows' goodput over ``span`` as a fraction of the bottleneck's capacity (a cell:
     ``n/a`` with the run's error)."""
@@ -423,7 +412,8 @@ def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
 def _mf_rows(setup: tuple[str, Any, list[float], str], runs: Runs) -> Iterator[tuple[str, Row]]:
     """The rows of one scenario: Jain's indices per law and period, then utilizations."""
     sc, o, edges, prefix = setup
-    mu = _mf_capacity_pps(sc, o)  # one scenario build for the four laws' utilization rows
+    s = build_scenario(sc, **dict(o))  # one build for the four laws' utilization rows
+    mu = float(s.link(bottleneck_name(s)).rate_bps / (8.0 * s.packet_size_bytes))  # packets/s
     for a in _ALGS:
         res = {e: runs[(a, e)] for e in ENGINES}
         jains = _mf_engine_jains(res, edges, float(edges[-1]))
@@ -457,9 +447,9 @@ def _mf_table_caption(key: str) -> str:
     if key != sc:
         where = "§5.3.1, Fig. 13" if sc == "qv-many-flows" else "§5.3.2, Fig. 16"
         caption = prose("many-flows", "utilization_caption", scenario=sc, where=where)
-        return caption + (prose("many-flows", "unspecified_caption") if sc in _UNSPECIFIED else "")
-    table = "Table 2" if sc == "qv-many-flows" else "Table 3"
-    caption = f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper {table})"
+    else:
+        table = "Table 2" if sc == "qv-many-flows" else "Table 3"
+        caption = f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper {table})"
     return caption + (prose("many-flows", "unspecified_caption") if sc in _UNSPECIFIED else "")
 
 
@@ -471,9 +461,8 @@ def _stability_figure() -> Figure:
 
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
     plot_stability(ax)
-    return Figure.from_matplotlib(
-        fig, "stability_round_map", prose("many-flows", "stability_figure")
-    )
+    cap = prose("many-flows", "stability_figure")
+    return Figure.from_matplotlib(fig, "stability_round_map", cap)
 
 
 MANY_FLOWS = CaseSection(

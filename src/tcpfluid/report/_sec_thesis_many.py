@@ -22,14 +22,7 @@ from ..fairness import _THESIS_SETTINGS
 from ..results import Result
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
-from ._common import (
-    CaseSection,
-    doc,
-    engine_cells,
-    mean_rate_since,
-    run_value,
-    share_row,
-)
+from ._common import CaseSection, doc, engine_cells, mean_rate_since, run_value, share_row
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row

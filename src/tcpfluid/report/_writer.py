@@ -22,12 +22,8 @@ from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, T
 
 def _cell(row: Row, col: str) -> str:
     v = row.values.get(col)
-    if v is None:
-        return ""
-    s = fmt_value(v)
-    if col == row.reference and not isinstance(v, NA):
-        s = f"**{s}**"
-    return s
+    s = "" if v is None else fmt_value(v)
+    return f"**{s}**" if col == row.reference and not isinstance(v, NA) else s
 
 
 def _spread(row: Row) -> str:
