@@ -22,6 +22,8 @@ from ._table import Row
 DENSE_CROSSINGS = 120
 #: windows of the envelope over the run
 ENVELOPE_WINDOWS = 125
+#: a trace drawn as an envelope: label, times, queue and line style
+_Trace = tuple[str, NDArray[np.float64], NDArray[np.float64], Mapping[str, Any]]
 
 
 def _clean(t: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -60,15 +62,13 @@ def envelope(
         raise ValueError(f"window_s must be > 0, got {window_s!r}")
     ta, ya = _clean(t, y)
     if ta.size == 0:
-        empty = np.zeros(0)
-        return empty, empty, empty, empty
+        return (np.zeros(0),) * 4
     order = np.argsort(ta, kind="stable")
     ta, ya = ta[order], ya[order]
     edges = _edges(ta, window_s)
     which = np.clip(np.searchsorted(edges, ta, side="right") - 1, 0, edges.size - 2)
     n = edges.size - 1
-    lo = np.full(n, np.nan)
-    hi = np.full(n, np.nan)
+    lo, hi = np.full(n, np.nan), np.full(n, np.nan)
     total = np.bincount(which, weights=ya, minlength=n)
     count = np.bincount(which, minlength=n)
     np.fmin.at(lo, which, ya)
@@ -160,7 +160,7 @@ def queue_panel(
     Returns the labels of the traces drawn as envelopes (for the caption).
     """
     window = t_end / ENVELOPE_WINDOWS
-    dense: list[tuple[str, NDArray[np.float64], NDArray[np.float64], Mapping[str, Any]]] = []
+    dense: list[_Trace] = []
     for label, t, q, style in traces:
         ta, qa = _clean(t, q)
         if ta.size == 0:
@@ -185,13 +185,7 @@ def queue_panel(
     return [d[0] for d in dense]
 
 
-def _zoom(
-    ax: Any,
-    dense: Sequence[tuple[str, NDArray[np.float64], NDArray[np.float64], Mapping[str, Any]]],
-    *,
-    t_end: float,
-    window: float,
-) -> None:
+def _zoom(ax: Any, dense: Sequence[_Trace], *, t_end: float, window: float) -> None:
     """An inset with the raw dense traces over about three periods of the slowest one
     (every trace shows a whole cycle), titled with each trace's period and swing."""
     oscs = [oscillation(t, q, window_s=t_end / 10.0) for _, t, q, _ in dense]

@@ -194,9 +194,7 @@ def _reach_row(
     return Row(_cb_setting(a, kb, b), q, "rounds", "rounds", values, CLOSED_FORM, (*extra,), case)
 
 
-def _reach_counts(
-    res: dict[str, Any], kind: str, b: float, t_double: float
-) -> dict[str, float | NA]:
+def _reach_counts(res: dict[str, Any], b: float, t_double: float) -> dict[str, float | NA]:
     """``new``: the round (1-based) whose window first reaches μd = ``b``; ``doubled``: the
     round boundaries from ``t_double`` until the window first reaches ``b``."""
     if "error" in res or "round_t_s" not in res:  # flow 0's per-round trace
@@ -236,7 +234,7 @@ def _cb_rows(case: tuple[str, float], runs: Runs) -> Iterator[tuple[str, Row]]:
     # the available bandwidth doubles when the CBR stops
     t_double = float(build_scenario("qv-basic", **_cb_overrides(kb)).cbr[0].stop_s)
     cf = _cb_closed(a, b)
-    reach = {COLUMN[e]: _reach_counts(runs[e], e, b, t_double) for e in _CB_ENGINES}
+    reach = {COLUMN[e]: _reach_counts(runs[e], b, t_double) for e in _CB_ENGINES}
     for key, label in _CB_KINDS:
         vkey = "time_to_equilibrium_s" if key == "new" else key
         in_rtts = {COLUMN[e]: _in_rtts(ev[e][vkey]) for e in _CB_ENGINES}

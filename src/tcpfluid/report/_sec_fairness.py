@@ -99,9 +99,8 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     except ValueError as exc:  # the round model refuses the configuration
         out["rounds_error"] = str(exc)
     else:
-        out["rounds_jain"] = float(
-            jain_index(mean_rate_since(rm.time_s, rm.delivered_pkts(), 10.0))
-        )
+        thr_r = mean_rate_since(rm.time_s, rm.delivered_pkts(), 10.0)
+        out["rounds_jain"] = float(jain_index(thr_r))
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if not r.success:
         return {**out, "ode_error": r.message}

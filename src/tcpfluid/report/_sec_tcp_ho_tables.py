@@ -349,11 +349,8 @@ def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> li
         setting, q = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)", "average throughput in 100 s"
         return [Row(setting, q, "Mb/s", "throughput", v, DOCUMENT, case=case)]
     if what.startswith("table2"):  # judged against the document
-        secs, ref = 200, DOCUMENT
-        docs: tuple[Value, Value] = (
-            doc(f"002/{what}/throughput"),
-            doc(f"002/{what}/time_to_limit"),
-        )
+        secs, ref, key = 200, DOCUMENT, f"002/{what}"
+        docs: tuple[Value, Value] = (doc(f"{key}/throughput"), doc(f"{key}/time_to_limit"))
         setting = f"{name}, 155 Mb/s, RTT {what.split('rtt')[1]} ms"
     else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
         secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)

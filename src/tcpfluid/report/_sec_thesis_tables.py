@@ -350,9 +350,8 @@ def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
     rows = []
     for (router, n, pct), r in zip(cases, out, strict=True):
         ref = doc(f"001/table{table_of('3.26', router)}/{router}/n{n}/vegas{pct}/delayed_ack")
-        values = engine_cells(
-            _NO_CF, _DA_FLUID, _DA_FLUID, run_value(r, ("jain",), "no value"), ref
-        )
+        pv = run_value(r, ("jain",), "no value")
+        values = engine_cells(_NO_CF, _DA_FLUID, _DA_FLUID, pv, ref)
         who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
         setting = f"{who}, delayed ACKs, {n} flows, {router.upper()}"
         case = {"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True}

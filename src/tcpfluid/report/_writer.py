@@ -338,20 +338,19 @@ def _check_report_only(out: FsPath, names: set[str]) -> None:
         raise ValueError(f"out must be a directory, got {str(out)!r}, which is a file")
     for entry in out.iterdir():
         hidden_tmp = entry.name.startswith(".") and entry.name.endswith(_STAGE)
-        if entry.name in names or hidden_tmp:
-            if entry.name in ("figures", "sections") and entry.is_dir():
-                suffixes = (".png", ".svg") if entry.name == "figures" else (".md",)
-                for f in entry.iterdir():
-                    if not (f.suffix in suffixes or f.name.endswith(_STAGE)):
-                        raise ValueError(
-                            f"out {str(out)!r}: {str(f)!r} is not a report file; the report "
-                            "replaces its whole folder: give a new directory or move it away"
-                        )
-            continue
-        raise ValueError(
-            f"out {str(out)!r} holds {entry.name!r}, which is not part of a report; the "
-            "report replaces its whole folder: give a new or report-only directory"
-        )
+        if not (entry.name in names or hidden_tmp):
+            raise ValueError(
+                f"out {str(out)!r} holds {entry.name!r}, which is not part of a report; the "
+                "report replaces its whole folder: give a new or report-only directory"
+            )
+        if entry.name in ("figures", "sections") and entry.is_dir():
+            suffixes = (".png", ".svg") if entry.name == "figures" else (".md",)
+            for f in entry.iterdir():
+                if not (f.suffix in suffixes or f.name.endswith(_STAGE)):
+                    raise ValueError(
+                        f"out {str(out)!r}: {str(f)!r} is not a report file; the report "
+                        "replaces its whole folder: give a new directory or move it away"
+                    )
 
 
 def write_report(
