@@ -190,9 +190,8 @@ def _ne_cases(cfg: ReportConfig) -> list[tuple[str, int]]:
 
 def _ne_task(cfg: ReportConfig, case: tuple[str, int], run: str) -> Task:
     (a, n), (e, o) = case, _NE_RUNS[run]
-    return run_task(
-        e, "qv-basic", a, _ne_setup(n, a)["overrides"], f"new equilibrium: {run} {a} n={n}", **o
-    )
+    label = f"new equilibrium: {run} {a} n={n}"
+    return run_task(e, "qv-basic", a, _ne_setup(n, a)["overrides"], label, **o)
 
 
 def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | None:
@@ -297,9 +296,8 @@ def _cr_task(cfg: ReportConfig, start: _Start, run: str) -> Task:
     b = dict(_EXAMPLES)[ex]
     dur = 1.3 * float(conspicuous_round(a, b)) * D_S + tail_s
     o = _qv_basic(b, cbr="none", duration=f"{dur:.1f}s")
-    return run_task(
-        e, "qv-basic", a, o, f"conspicuous: {LABEL[e]} {a} example {ex}{suffix}", **opts
-    )
+    label = f"conspicuous: {LABEL[e]} {a} example {ex}{suffix}"
+    return run_task(e, "qv-basic", a, o, label, **opts)
 
 
 def _run_time(a: str, b: float, run: dict[str, Any]) -> float | None:
