@@ -89,10 +89,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--packet-size", default="1000B", help="data packet size (default 1000B, as the documents)"
     )
-    for key, what in zip(
-        LAW_DEFAULTS, ("slow-start threshold γ", "Vegas α", "Vegas β"), strict=True
-    ):
-        default = LAW_DEFAULTS[key]
+    whats = ("slow-start threshold γ", "Vegas α", "Vegas β")
+    for (key, default), what in zip(LAW_DEFAULTS.items(), whats, strict=True):
         p.add_argument(
             f"--{key}", type=float, default=_Default(default), help=f"{what}, packets ({default:g})"
         )
@@ -322,12 +320,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
-            "parameters": {
-                **law,
-                "rtt_kind": args.rtt_kind,
-                "whole_acks": args.whole_acks,
-                "rule": rule,
-            },
+            "parameters": dict(law, rtt_kind=args.rtt_kind, whole_acks=args.whole_acks, rule=rule),
             "predictions": [p.to_dict() for p in preds],
         }
         print(json_text(out))

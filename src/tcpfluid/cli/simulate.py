@@ -11,7 +11,6 @@ from typing import Any
 from .._json import dump
 from ..algorithms.registry import ALGORITHMS
 from ..engines import ENGINES, RTT_MODELS, engine_options, simulate_summary
-from ..results import Summary
 from ..scenarios import SCENARIOS
 from ._options import (
     add_command,
@@ -145,11 +144,6 @@ def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
     return out
 
 
-def _table(out: dict[str, Any], summary: Summary) -> str:
-    title = f"{out['scenario']} / {out['algorithm']} / engine {out['engine']}"
-    return "\n".join([title, "-" * len(title), summary.table()])
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0 (errors are raised as ``ValueError``/``TypeError``)."""
     from .. import engines
@@ -206,7 +200,8 @@ def run(args: argparse.Namespace) -> int:
         dump(out, sys.stdout)  # json.dumps(out, indent=2, allow_nan=False), in pieces
         sys.stdout.write("\n")
         return 0
-    print(_table(out, result.summary))
+    title = f"{out['scenario']} / {out['algorithm']} / engine {out['engine']}"
+    print("\n".join([title, "-" * len(title), result.summary.table()]))
     if spread is not None:  # the engine's values beside the packet spread
         print("\n" + spread.table(beside=None if engine == "packet" else result.summary))
     return 0

@@ -165,12 +165,9 @@ def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
         Link("R1-R2", bw, core_d, float(buf), discipline="red", red=red),
         Link("R2-R1", bw, core_d, float(buf)),
     ]
-    draw = random.Random(seed)
-    src: list[float] = []
-    starts: list[float] = []
-    for _ in range(n):  # in this order: a flow's delay, then its start
-        one_way = d_lo + (d_hi - d_lo) * draw.random()
-        starts.append(within * draw.random())
-        src.append(one_way - core_d)
+    draw = random.Random(seed).random
+    pairs = [(draw(), draw()) for _ in range(n)]  # in this order: a flow's delay, its start
+    src = [d_lo + (d_hi - d_lo) * u - core_d for u, _ in pairs]
+    starts = [within * u for _, u in pairs]
     links, flows = _host_pairs(head, n, "R1", "R2", acc_bw, src, 0.0, laws=_law(p), start_s=starts)
     return _scenario("thesis-many-flows", p, links, flows)

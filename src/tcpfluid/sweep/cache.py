@@ -58,26 +58,17 @@ def _in_domain(name: str, v: Any) -> bool:
     dom = METRIC_DOMAINS.get(name)
     if v is None or isinstance(v, bool):
         return v is None or not isinstance(dom, tuple)
-    if isinstance(v, int | float):
-        if not math.isfinite(v):
-            return False
-    elif not isinstance(v, list) or not all(
-        x is None or (isinstance(x, int | float) and math.isfinite(x)) for x in v
+    values = v if isinstance(v, list) else [v]
+    if not isinstance(v, int | float | list) or not all(
+        x is None or (isinstance(x, int | float) and math.isfinite(x)) for x in values
     ):
         return False
     if not isinstance(dom, tuple):  # no domain: any such value; _FLAG: a bool only
         return dom is None
     lo, hi = dom
     hi = hi * (1.0 + _SHARE_SLACK) if math.isfinite(hi) else hi
-    values = v if isinstance(v, list) else [v]
-    for x in values:
-        if x is None:
-            continue
-        if isinstance(x, bool) or not lo <= x <= hi:
-            return False
-        if name in _WINDOWS and x <= 0:
-            return False
-    return True
+    low_ok = (lambda x: x > lo) if name in _WINDOWS else (lambda x: x >= lo)
+    return all(x is None or (not isinstance(x, bool) and low_ok(x) and x <= hi) for x in values)
 
 
 def invalid_metric(summary: Mapping[str, Any], metrics: Iterable[str]) -> str | None:

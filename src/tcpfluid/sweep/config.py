@@ -296,12 +296,8 @@ class Sweep:
         """Parameter names that appear in the points, in order of first appearance."""
         if isinstance(self.points, Grid):
             return tuple(k for k in self.points.axes if k not in ("scenario", "algorithm"))
-        seen: dict[str, None] = {}
-        for p in self.points:
-            for k in p:
-                if k not in ("scenario", "algorithm"):
-                    seen.setdefault(k, None)
-        return tuple(seen)
+        keys = (k for p in self.points for k in p if k not in ("scenario", "algorithm"))
+        return tuple(dict.fromkeys(keys))
 
     def _options(self) -> dict[str, Any]:
         return {"rtt_model": self.rtt_model} if SWEEP[self.engine].reads_rtt_model else {}

@@ -31,12 +31,8 @@ def _parameter_columns(table: pd.DataFrame) -> list[str]:
 
 def _label(name: str) -> str:
     base = name.split("[")[0]
-    unit = _METRIC_UNITS.get(base)
-    if unit is None:
-        for suffix, u in (("_pkts", "packets"), ("_pps", "packets/s"), ("_s", "s")):
-            if base.endswith(suffix):
-                unit = u
-                break
+    suffixes = (("_pkts", "packets"), ("_pps", "packets/s"), ("_s", "s"))
+    unit = _METRIC_UNITS.get(base) or next((u for s, u in suffixes if base.endswith(s)), None)
     return f"{name} ({unit})" if unit else name
 
 
@@ -72,9 +68,7 @@ def _axis(table: pd.DataFrame, name: str) -> tuple[np.ndarray | None, list[Any],
 
 
 def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
 def plot_sweep(

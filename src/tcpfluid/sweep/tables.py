@@ -203,12 +203,10 @@ def _table(sw: Sweep, results: _Results, paths: np.ndarray) -> pd.DataFrame:
             cols[m] = _column(values)
     names = np.array(["error", "ok", "error"], dtype=object)
     cols["status"] = names[results.status].tolist()
-    messages = [""] * n
-    for i, msg in results.messages.items():
-        messages[i] = msg
-    for j in np.flatnonzero(results.status == _Results.NOT_RUN).tolist():
-        messages[j] = "not run"
-    cols["message"] = messages
+    not_run = (results.status == _Results.NOT_RUN).tolist()
+    cols["message"] = [
+        "not run" if skipped else results.messages.get(i, "") for i, skipped in enumerate(not_run)
+    ]
     cols["reason"] = [results.reason(i) for i in range(n)]
     cols["seed"] = np.fromiter((_point_seed(p) for p in sw.points), dtype=np.int64, count=n)
     return pd.DataFrame(cols)
