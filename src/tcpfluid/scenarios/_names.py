@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import json
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -182,18 +183,12 @@ class Names(Sequence[str]):
         """Names given more than once (families never repeat a name of their own)."""
         if len(self._blocks) == 1 and isinstance(self._blocks[0], Family):
             return []
-        seen: set[str] = set()
-        dup: set[str] = set()
-        explicit = [n for b in self._blocks if not isinstance(b, Family) for n in b]
-        for nm in explicit:
-            if nm in seen:
-                dup.add(nm)
-            seen.add(nm)
-        for nm in explicit:  # an explicit name that a family also spells
-            for b in self._blocks:
-                if isinstance(b, Family) and b.find(nm) >= 0:
-                    dup.add(nm)
+        explicit = Counter(n for b in self._blocks if not isinstance(b, Family) for n in b)
+        dup = {nm for nm, count in explicit.items() if count > 1}
         families = [b for b in self._blocks if isinstance(b, Family)]
+        # an explicit name that a family also spells
+        dup |= {nm for nm in explicit if any(b.find(nm) >= 0 for b in families)}
+        seen = set(explicit)
         if len(families) > 1:  # rare: spell them out
             for nm in (n for b in families for n in b.all()):
                 if nm in seen:

@@ -64,10 +64,7 @@ class SweepResult:
         out = FsPath(path)
         fmt = _table_format(out)
         with atomic_output(out) as tmp:
-            if fmt == "csv":
-                self.table.to_csv(tmp, index=False)
-            else:
-                self.table.to_parquet(tmp, index=False)
+            getattr(self.table, f"to_{fmt}")(tmp, index=False)
         return out
 
 
