@@ -193,8 +193,7 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     r = _bottleneck_index(scenario, reverse=True)
     rb = None if r is None else lt.link(r)
     rbott = rb if rb is not None and rb.rate_bps / ack_bits < mu else None
-    rtts = scenario.base_rtts_s()
-    d = tuple(rtts.tolist())
+    d = tuple(scenario.base_rtts_s().tolist())
     path = Path(
         mu,
         d[0],
@@ -209,7 +208,6 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     # when it reaches the bottleneck, on the first flow's clock (the path's)
     leads_s, spacings_s = _leads(scenario, ft.fwd_ptr, ft.fwd_idx, b)
     lead = float(leads_s[0])  # (the bottleneck is on the first flow's route)
-    leads, spacings = tuple(leads_s.tolist()), tuple(spacings_s.tolist())
     view = FluidView(
         scenario=scenario,
         path=path,
@@ -230,8 +228,8 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
         shared=_is_shared(scenario, b, None if rbott is None else r),
         duration_s=scenario.duration_s,
         notes=scenario.notes,
-        lead_s=leads,
-        spacing_s=spacings,
+        lead_s=tuple(leads_s.tolist()),
+        spacing_s=tuple(spacings_s.tolist()),
     )
     if engine is not None:
         check_engine(view, engine)
