@@ -65,8 +65,7 @@ def characteristic_polynomial(gain: float, lag_rounds: int) -> NDArray[np.float6
     lag = _check_lag(lag_rounds)
     check_memory("characteristic_polynomial", 8.0 * (lag + 1), f"lag_rounds={lag:,}")
     coeffs = np.zeros(lag + 1)
-    coeffs[0] = 1.0
-    coeffs[1] = -1.0
+    coeffs[:2] = 1.0, -1.0
     coeffs[-1] += k
     return coeffs
 
@@ -77,11 +76,9 @@ def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
     check_memory("companion_matrix", 8.0 * lag * lag, f"lag_rounds={lag:,}")
-    m = np.zeros((lag, lag))
+    m = np.eye(lag, k=-1)  # the shift
     m[0, 0] = 1.0
     m[0, lag - 1] -= k
-    for r in range(1, lag):
-        m[r, r - 1] = 1.0
     return m
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from .._result_columns import _READ_AT_BOUNDARY
 from .._validation import check_int, check_positive, warn_renamed
 from ..results import Result, RoundLog, Summary
 
@@ -285,16 +286,6 @@ def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | s
     return idx[idx < t.size]
 
 
-#: the round trace's columns of what the law read at each boundary, by RoundLog column
-_TRACED_READ = {
-    "rtt_mean_s": "round_rtt_mean_s",
-    "rtt_min_s": "round_rtt_min_s",
-    "rtt_max_s": "round_rtt_max_s",
-    "base_rtt_s": "round_base_rtt_s",
-    "delta_pkts": "round_delta_pkts",
-}
-
-
 def traced_log(fl: Any) -> RoundLog:
     """The round log of a flow traced round by round (``round_t_s``, ``round_cwnd_pkts``,
     ``round_next_cwnd_pkts``, ``round_phase`` and, where the trace keeps them,
@@ -305,7 +296,7 @@ def traced_log(fl: Any) -> RoundLog:
         window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
         next_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
         phase=np.asarray(fl.round_phase).astype(np.int8),
-        **{k: getattr(fl, v, None) for k, v in _TRACED_READ.items()},
+        **{k: getattr(fl, "round_" + k, None) for k in _READ_AT_BOUNDARY},
     )
 
 

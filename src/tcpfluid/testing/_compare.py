@@ -231,7 +231,6 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
                 str(r.get("note") or ""),
             ]
         )
-
     return columns(head, body)
 
 

@@ -108,11 +108,9 @@ def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
     lay = _Layer(engine, names, tuple(float(t) for t in s.change_times_s))
     for fs in s.flows:
         name = fs.name
-        for q, v in (
-            ("ss_exit_window", fs.ss_exit_window_pkts),
-            ("ss_exit_time_s", fs.ss_exit_time_s),
-        ):
-            lay.put((q, name, -1), v, "no slow-start exit reported")
+        no_ss = "no slow-start exit reported"
+        lay.put(("ss_exit_window", name, -1), fs.ss_exit_window_pkts, no_ss)
+        lay.put(("ss_exit_time_s", name, -1), fs.ss_exit_time_s, no_ss)
         why = "did not settle before the first change or the end"
         lay.put(("settled_window", name, -1), fs.settled_window_pkts, why)
         lay.put(("time_to_equilibrium_s", name, -1), fs.time_to_equilibrium_s, why)
@@ -471,8 +469,8 @@ class RunCache:
             self.hits += 1
             return self._results[key]
         self.misses += 1
-        result = self._results[key] = simulate(scenario, engine, **options)
-        return result
+        self._results[key] = simulate(scenario, engine, **options)
+        return self._results[key]
 
     def layer(
         self, scenario: Scenario, layer: str, options: Mapping[str, Any] | None = None
@@ -498,11 +496,10 @@ class RunCache:
 
 
 def _check_layers(what: str, names: Iterable[str], allowed: Sequence[str]) -> list[str]:
-    out = []
-    for n in names:
+    out = list(names)
+    for n in out:
         if not isinstance(n, str) or n not in allowed:
             raise ValueError(f"unknown {what} {n!r}; choose from {', '.join(allowed)}")
-        out.append(n)
     return out
 
 
