@@ -71,11 +71,8 @@ def _embedded_stamp(filename_base: str) -> tuple[tuple[str, float, int], ...]:
     for prefix, more in _EMBEDS.items():
         if filename_base.startswith(prefix):
             files |= more
-    out = []
-    for path in sorted(files):
-        st = os.stat(path)
-        out.append((path, st.st_mtime, st.st_size))
-    return tuple(out)
+    stats = [(path, os.stat(path)) for path in sorted(files)]
+    return tuple((path, st.st_mtime, st.st_size) for path, st in stats)
 
 
 @cache

@@ -84,9 +84,7 @@ def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: Ar
             f"in_slow_start must have {w.shape[0]} samples on axis 0, got {ss.shape[0]}"
         )
     shape = np.broadcast_shapes(t.shape, w.shape, ss.shape)
-    t = np.broadcast_to(t, shape)
-    w = np.broadcast_to(w, shape)
-    ss = np.broadcast_to(ss, shape)
+    t, w, ss = (np.broadcast_to(a, shape) for a in (t, w, ss))
     out_ss = ~ss
     first_out = np.argmax(out_ss, axis=0)
     found = np.any(out_ss, axis=0) & (first_out > 0)

@@ -179,8 +179,7 @@ def settling(
     if np.any(np.isnan(cap)) or np.any(cap < 0):
         raise ValueError(f"settle_band must be >= 0 (or inf), got {settle_band!r}")
     shape = np.broadcast_shapes(t.shape, v.shape)
-    tb = np.broadcast_to(t, shape)
-    vb = np.broadcast_to(v, shape)
+    tb, vb = np.broadcast_to(t, shape), np.broadcast_to(v, shape)
     t0 = as_float_array("t_start", t_start, finite=False)
     t1 = as_float_array("t_end", t_end, finite=False)
     for bound, arr in (("t_start", t0), ("t_end", t1)):
