@@ -542,7 +542,7 @@ def _sender_slow_start_windows(n: int) -> list[float]:
     return w
 
 
-def test_quick_vegas_1000_kb_exit_window_is_the_packet_senders_plus_the_boundary_ack_growth(
+def test_quick_vegas_1000_kb_exit_window_is_the_packet_senders(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The critical-window row at 1000 kb (μd = 125): the hybrid, like the packets, leaves
