@@ -68,6 +68,9 @@ that states no more than its scenario would have run):
   RED counts packets); ``mean_pktsize_`` = the packet size (ns-2: 500, used for the
   average's decay over an idle queue).
 * Delayed ACKs: ``Agent/TCPSink/DelAck interval_`` = ``delack_timeout_s`` (0.1 s in both).
+* ``bugFix_`` left at ns-2.35's ``true`` (the packet simulator's ``timeout_recover=True``:
+  no fast retransmit on the duplicate ACKs of a timeout's go-back); ``bugFix_ false`` with
+  ``timeout_recover=False`` (``--no-bugfix``, for the packet runs too).
   ns-2's delayed ACK echoes the latest packet's send time: the packet simulator's
   ``delayed_ack_echo="latest"``.
 
@@ -265,10 +268,12 @@ def ns2_script(
     initial_rto_s: float = 1.0,
     max_rto_s: float = 60.0,
     red_wait: bool = False,
+    timeout_recover: bool = True,
     ns2_defaults: bool = False,
 ) -> str:
     """The ns-2 Tcl script of ``scenario`` (module docstring), its options named as
-    ``simulate_packets``' ; it prints one line per flow at ``window_s[1]``:
+    ``simulate_packets``' (``timeout_recover=False``: ns-2's ``bugFix_ false``); it
+    prints one line per flow at ``window_s[1]``:
     ``flow i <ACKs at t0> <ACKs at t1> <mean cwnd> <cuts> <timeouts>``.
     ``ns2_defaults``: only the scenario's rates, delays, buffers, sizes, times and law
     parameters are set; every other setting stays at ns-2.35's default."""
@@ -318,6 +323,8 @@ def ns2_script(
             f"Agent/TCP set tcpTick_ {_num(TCP_TICK_S)}",
             f"Agent/TCPSink/DelAck set interval_ {_num(delack_timeout_s)}",
         ]
+    if not timeout_recover:  # the packet simulator's timeout_recover=False
+        out.append("Agent/TCP set bugFix_ false")
     nodes = 1 + max(max(p) for p in ends.values())
     out.append(f"for {{set i 0}} {{$i < {nodes}}} {{incr i}} {{ set n($i) [$ns node] }}")
     for link in scenario.links:
@@ -555,13 +562,28 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
                 ns2 = {**ns2_packet_options(sc), "min_rto_s": MANY_FLOWS_MIN_RTO_S}
                 name = f"many-{router}-{n}-" + ("reno" if law == "reno" else f"vegas13-{pct}")
                 out[name] = (sc, (MF_FROM_S, 60.0), matched_to_ns2(ns2), ns2)
+    # the asymmetric-networks paper's Tables I and II (the report's section asymmetric:
+    # 60-s runs, the whole run's throughput; Vegas α = 1, β = 3)
+    from tcpfluid.report._thesis_ns2 import ns2_fast_recovery
+
+    asym = [(f"k{k:g}", {"k": k}) for k in (0.5, 3, 5, 7)]
+    asym += [
+        (f"br{br}", {"k": 5, "reverse_buffer": br, "forward_buffer": 10})
+        for br in (2, 6, 10, 20, 40, 100)
+    ]
+    for law in ("reno", "vegas"):
+        for tag, kw in asym:
+            params = {} if law == "reno" else {"alpha": 1, "beta": 3}
+            sc = build_scenario("asymmetric", algorithm=law, duration="60s", **kw, **params)
+            rec = {"fast_recovery": ns2_fast_recovery(law)}
+            out[f"asym-{law}-{tag}"] = (sc, (0.0, 60.0), matched_to_ns2(rec), rec)
     return out
 
 
 def ns2_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Of the packet simulator's ``options``, those :func:`ns2_script` writes."""
     keys = ("fast_recovery", "delayed_ack", "delack_timeout_s", "min_rto_s", "initial_rto_s",
-            "max_rto_s", "red_wait")  # fmt: skip
+            "max_rto_s", "red_wait", "timeout_recover")  # fmt: skip
     return {k: v for k, v in options.items() if k in keys}
 
 
@@ -574,6 +596,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--script", action="store_true", help="print the ns-2 script and exit")
     ap.add_argument(
         "--stagger", type=float, default=0.0, help="flow k starts k * STAGGER s later (0)"
+    )
+    ap.add_argument(
+        "--no-bugfix",
+        action="store_true",
+        help="ns-2's bugFix_ false and the packet simulator's timeout_recover=False",
     )
     args = ap.parse_args(argv)
     sys.path.insert(0, str(SRC))
@@ -588,6 +615,9 @@ def main(argv: list[str] | None = None) -> int:
     ns = find_ns(args.ns)
     for name in names:
         sc, win, matched, report_opts = table[name]
+        if args.no_bugfix:
+            matched = {**matched, "timeout_recover": False}
+            report_opts = {**report_opts, "timeout_recover": False}
         sc = staggered(sc, args.stagger)
         script = ns2_script(
             sc, window_s=win, ns2_defaults=args.ns2_defaults, **ns2_options(matched)
