@@ -577,7 +577,25 @@ def cases() -> dict[str, tuple[Any, tuple[float, float], dict[str, Any], dict[st
             sc = build_scenario("asymmetric", algorithm=law, duration="60s", **kw, **params)
             rec = {"fast_recovery": ns2_fast_recovery(law)}
             out[f"asym-{law}-{tag}"] = (sc, (0.0, 60.0), matched_to_ns2(rec), rec)
+    # three Reno flows of 97, 123 and 266 ms behind a 0.35-BDP drop-tail buffer (hold-out
+    # seed 140's scenario 30 without its leave, 240 s): a drop-tail phase lock
+    # (validation/test_reno_phase_split.py)
+    from tcpfluid.scenarios import rtt_dumbbell
+
+    sc = rtt_dumbbell(
+        RENO_PHASE_RATE_BPS, list(RENO_PHASE_RTTS_S), ["reno"] * 3,
+        duration_s=RENO_PHASE_DURATION_S, buffer_pkts=RENO_PHASE_BUFFER_PKTS,
+    )  # fmt: skip
+    out["reno-phase-split"] = (sc, (0.0, RENO_PHASE_DURATION_S), {}, {})
     return out
+
+
+#: the ``reno-phase-split`` case: bottleneck rate (b/s), base RTTs (s), buffer (packets),
+#: run length (s)
+RENO_PHASE_RATE_BPS = 18.145e6
+RENO_PHASE_RTTS_S = (0.097054, 0.12311, 0.266015)
+RENO_PHASE_BUFFER_PKTS = 78.0
+RENO_PHASE_DURATION_S = 240.0
 
 
 def ns2_options(options: Mapping[str, Any]) -> dict[str, Any]:
