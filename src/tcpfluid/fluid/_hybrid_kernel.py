@@ -415,23 +415,17 @@ def advance(  # type: ignore[no-untyped-def]
         if total - service > buf and not rotate:
             over = total - service - buf
             if on_growth:
-                # the packets beyond each flow's ACK clock find the queue full first: whole
-                # bursts of one flow after another, in turn from where the last overflow
-                # stopped; the rest of the overflow in runs of one flow's packets, the runs
-                # begun in proportion to the flows' arrivals (:func:`_overflow_runs`)
-                i = int(g[G_GROW_PTR])
-                for _ in range(F):
-                    if over <= 0.0:
-                        break
-                    x = min(gro[i], over)
-                    if x > 0.0:
-                        drops[i] += x
-                        send[i] -= x
-                        arr -= x
-                        over -= x
-                    if over > 0.0:
-                        i = i + 1 if i + 1 < F else 0
-                g[G_GROW_PTR] = float((i + 1) % F)
+                # the packets beyond each flow's ACK clock find the queue full first: the
+                # first windows of flows that start together side by side, each window's
+                # last packets first (:func:`_bursts_by_position`), other bursts whole,
+                # one flow's after another's (:func:`_bursts_in_turn`); the rest of the
+                # overflow in runs of one flow's packets, the runs begun in proportion to
+                # the flows' arrivals (:func:`_overflow_runs`)
+                if _first_windows(ff, gro):
+                    over, x = _bursts_by_position(g, gro, send, drops, over)
+                    arr -= x
+                else:
+                    over, arr = _bursts_in_turn(g, gro, send, drops, over, arr)
                 over, x, xc = _overflow_runs(ff, g, send, drops, over, arr, arr_c)
                 arr -= x
                 arr_c -= xc
@@ -897,6 +891,95 @@ def _sample_one(ff, j, base, has_rev, out, i, mu):  # type: ignore[no-untyped-de
     else:
         out[S_FWD_MEAN, i] = mean - 0.5 * d
         out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
+
+
+@njit(**_JIT)
+def _first_windows(ff, gro):  # type: ignore[no-untyped-def]
+    """Whether every burst ``gro`` of the step is a flow's first window (its round 0: no
+    ACK has come back yet)."""
+    for j in range(gro.shape[0]):
+        if gro[j] > 0.0 and ff[j, F_ROUND_NO] != 0.0:
+            return False
+    return True
+
+
+@njit(**_JIT)
+def _bursts_in_turn(g, gro, send, drops, over, arr):  # type: ignore[no-untyped-def]
+    """The part of a step's drop-tail overflow ``over`` that falls on the flows' bursts
+    ``gro`` (their packets beyond the ACK clock), whole bursts of one flow after another in
+    turn from ``G_GROW_PTR``, which then points past the last flow that lost. Returns the
+    overflow left and the flows' arrivals ``arr`` less the drops (``send`` and ``drops``
+    changed in place)."""
+    F = gro.shape[0]
+    i = int(g[G_GROW_PTR])
+    for _ in range(F):
+        if over <= 0.0:
+            break
+        x = min(gro[i], over)
+        if x > 0.0:
+            drops[i] += x
+            send[i] -= x
+            arr -= x
+            over -= x
+        if over > 0.0:
+            i = i + 1 if i + 1 < F else 0
+    g[G_GROW_PTR] = float((i + 1) % F)
+    return over, arr
+
+
+@njit(**_JIT)
+def _bursts_by_position(g, gro, send, drops, over):  # type: ignore[no-untyped-def]
+    """The part of a step's drop-tail overflow ``over`` that falls on the flows' first
+    windows ``gro`` when they start together: the windows reach the queue side by side
+    (the access links are faster than the bottleneck), every window's first packet before
+    any window's second, so the queue keeps the first positions and drops the last ones:
+    every flow keeps ``min(window, p)`` packets for the largest whole position ``p`` that
+    fits, and the packets at position ``p + 1`` that still fit are kept flow after flow in
+    turn from ``G_GROW_PTR`` (the flows' order at the start, as the packets' ties). A flow
+    never loses more than it sends. Returns the overflow left and the packets dropped
+    (``send`` and ``drops`` changed in place)."""
+    F = gro.shape[0]
+    total = 0.0
+    top = 0.0
+    for j in range(F):
+        b = min(gro[j], send[j])
+        if b > 0.0:
+            total += b
+            top = max(top, b)
+    if total <= over:
+        for j in range(F):
+            b = min(gro[j], send[j])
+            if b > 0.0:
+                drops[j] += b
+                send[j] -= b
+        return over - total, total
+    keep = total - over
+    lo = 0.0  # the largest whole position every window keeps in full
+    hi = np.ceil(top)
+    while hi - lo > 1.0:
+        mid = np.floor(0.5 * (lo + hi))
+        s = 0.0
+        for j in range(F):
+            s += min(min(gro[j], send[j]), mid)
+        if s <= keep:
+            lo = mid
+        else:
+            hi = mid
+    rest = keep
+    for j in range(F):
+        rest -= min(min(gro[j], send[j]), lo)
+    ptr = int(g[G_GROW_PTR]) % F
+    for n in range(F):
+        j = (ptr + n) % F
+        b = min(gro[j], send[j])
+        kept = min(b, lo)
+        x = min(min(b - kept, 1.0), max(rest, 0.0))
+        kept += x
+        rest -= x
+        if b > kept:
+            drops[j] += b - kept
+            send[j] -= b - kept
+    return 0.0, over
 
 
 @njit(**_JIT)
