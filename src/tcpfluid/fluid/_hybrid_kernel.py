@@ -939,46 +939,31 @@ def _bursts_by_position(g, gro, send, drops, over):  # type: ignore[no-untyped-d
     never loses more than it sends. Returns the overflow left and the packets dropped
     (``send`` and ``drops`` changed in place)."""
     F = gro.shape[0]
-    total = 0.0
-    top = 0.0
-    for j in range(F):
-        b = min(gro[j], send[j])
-        if b > 0.0:
-            total += b
-            top = max(top, b)
+    b = np.minimum(gro, send)  # each window's packets arriving now
+    total = b.sum()
     if total <= over:
-        for j in range(F):
-            b = min(gro[j], send[j])
-            if b > 0.0:
-                drops[j] += b
-                send[j] -= b
+        drops += b
+        send -= b
         return over - total, total
     keep = total - over
     lo = 0.0  # the largest whole position every window keeps in full
-    hi = np.ceil(top)
+    hi = np.ceil(b.max())
     while hi - lo > 1.0:
         mid = np.floor(0.5 * (lo + hi))
-        s = 0.0
-        for j in range(F):
-            s += min(min(gro[j], send[j]), mid)
-        if s <= keep:
+        if np.minimum(b, mid).sum() <= keep:
             lo = mid
         else:
             hi = mid
-    rest = keep
-    for j in range(F):
-        rest -= min(min(gro[j], send[j]), lo)
+    kept = np.minimum(b, lo)
+    rest = keep - kept.sum()  # the position lo + 1 that still fits, flow after flow
     ptr = int(g[G_GROW_PTR]) % F
     for n in range(F):
         j = (ptr + n) % F
-        b = min(gro[j], send[j])
-        kept = min(b, lo)
-        x = min(min(b - kept, 1.0), max(rest, 0.0))
-        kept += x
+        x = min(b[j] - kept[j], 1.0, max(rest, 0.0))
+        kept[j] += x
         rest -= x
-        if b > kept:
-            drops[j] += b - kept
-            send[j] -= b - kept
+    drops += b - kept
+    send -= b - kept
     return 0.0, over
 
 
