@@ -112,7 +112,7 @@ def run_sweep(
             paths[i] = (view.path.mu, view.path.d, view.path.bdp)
         return view
 
-    bar = _progress(n, progress, initial=0, desc=f"sweep ({self.engine})")
+    bar = _progress(n, progress, f"sweep ({self.engine})")
     try:
         if engine.in_process or (executor is None and jobs == 1):
             # in process, in chunks: the first points are computed at once, whatever n
@@ -179,12 +179,9 @@ class _Structures:
 class _CallbackBar:
     """Reports the fraction of points done to ``callback`` (at most ~10 calls a second)."""
 
-    def __init__(self, callback: Callable[[float], None], total: int, initial: int) -> None:
-        self._cb = callback
-        self._total = max(total, 1)
-        self._done = initial
-        self._last = -math.inf
-        self._cb(self._done / self._total)
+    def __init__(self, callback: Callable[[float], None], total: int) -> None:
+        self._cb, self._total, self._done, self._last = callback, max(total, 1), 0, -math.inf
+        callback(0.0)
 
     def update(self, n: int = 1) -> None:
         if n <= 0:
@@ -200,11 +197,9 @@ class _CallbackBar:
         pass
 
 
-def _progress(
-    total: int, enabled: bool | Callable[[float], None], *, initial: int, desc: str
-) -> Any:
+def _progress(total: int, enabled: bool | Callable[[float], None], desc: str) -> Any:
     if callable(enabled) or not enabled:
-        return _CallbackBar(enabled if callable(enabled) else lambda f: None, total, initial)
+        return _CallbackBar(enabled if callable(enabled) else lambda f: None, total)
     from tqdm import tqdm
 
     try:
@@ -214,7 +209,7 @@ def _progress(
     # a terminal that reports no size would hide a bar sized to it: 80 columns
     sized = size.columns > 0 and size.lines > 0
     fit = {"dynamic_ncols": True} if sized else {"ncols": 80, "nrows": 24}
-    return tqdm(total=total, initial=initial, desc=desc, unit="pt", **fit)
+    return tqdm(total=total, initial=0, desc=desc, unit="pt", **fit)
 
 
 def usable_cpus() -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
 import operator
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
@@ -25,13 +25,14 @@ class Grid(Sequence[Point]):
     """The product of named parameter lists (:func:`grid`): a read-only sequence of points
     made on access, the last axis varying fastest (treat the points as read-only)."""
 
-    __slots__ = ("_axes", "_blocks", "_len", "_names", "_strides", "_values")
+    __slots__ = ("_axes", "_block", "_len", "_names", "_strides", "_values")
 
     def __init__(self, axes: Mapping[str, Sequence[Any]]) -> None:
         self._axes = {k: tuple(v) for k, v in axes.items()}
         self._names, self._values = tuple(self._axes), tuple(self._axes.values())
-        # block number -> its points, most recent last (a sweep reads a point several times)
-        self._blocks: OrderedDict[int, list[Point]] = OrderedDict()
+        # block number -> its points, the most recently used kept (a sweep reads a point
+        # several times)
+        self._block = functools.lru_cache(maxsize=_BLOCKS_KEPT)(self._make)
         sizes = [len(v) for v in self._values]
         self._strides = tuple(math.prod(sizes[k + 1 :]) for k in range(len(sizes)))
         self._len = math.prod(sizes)
@@ -64,18 +65,11 @@ class Grid(Sequence[Point]):
         if not 0 <= i < self._len:
             raise IndexError(f"grid index {index} out of range for {self._len} points")
         block, offset = divmod(i, _BLOCK)
-        points = self._blocks.get(block)
-        if points is None:
-            points = self._blocks[block] = self._make(block * _BLOCK, (block + 1) * _BLOCK)
-            if len(self._blocks) > _BLOCKS_KEPT:
-                self._blocks.popitem(last=False)
-        else:
-            self._blocks.move_to_end(block)
-        return points[offset]
+        return self._block(block)[offset]
 
-    def _make(self, lo: int, hi: int) -> list[Point]:
-        """Points ``lo`` to ``hi - 1`` (vectorised: one index array per axis)."""
-        index = np.arange(lo, min(hi, self._len))
+    def _make(self, block: int) -> list[Point]:
+        """The points of block ``block`` (vectorised: one index array per axis)."""
+        index = np.arange(block * _BLOCK, min((block + 1) * _BLOCK, self._len))
         columns = [self._column(k, index) for k in range(len(self._names))]
         return [dict(zip(self._names, c, strict=True)) for c in zip(*columns, strict=True)]
 
