@@ -58,19 +58,17 @@ __all__ = [
 
 #: engine class name -> its module (loaded on first use: the engines load Numba/SciPy)
 _CLASSES = {"Rounds": "._rounds", "Hybrid": "._ode", "Ode": "._ode", "Packet": "._packet"}
-#: the packet simulator's spread over start orders (:func:`packet_spread`): name -> module
-_LAZY = {"PacketSpread": "._spread", "Spread": "._spread", "packet_spread": "._spread"}
+#: every name loaded on first use: the classes, the packet simulator's spread over start
+#: orders (:func:`packet_spread`) and :func:`ode_by_name`
+_LAZY = dict.fromkeys(("PacketSpread", "Spread", "packet_spread"), "._spread")
+_LAZY.update(_CLASSES, ode_by_name="._ode")
 #: engine name -> its class name
 _NAMES = {"rounds": "Rounds", "packet": "Packet", "ode": "Ode", "hybrid": "Hybrid"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _CLASSES or name in _LAZY:
-        return getattr(importlib.import_module({**_CLASSES, **_LAZY}[name], __name__), name)
-    if name == "ode_by_name":
-        from ._ode import ode_by_name
-
-        return ode_by_name
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -78,9 +76,7 @@ class _EngineTable(Mapping[str, type[Engine]]):
     """Engine name -> engine class, each class imported on first access."""
 
     def __getitem__(self, name: str) -> type[Engine]:
-        if name not in _NAMES:
-            raise KeyError(name)
-        cls: type[Engine] = __getattr__(_NAMES[name])
+        cls: type[Engine] = __getattr__(_NAMES[name])  # a KeyError for another name
         return cls
 
     def __iter__(self) -> Iterator[str]:
