@@ -8,9 +8,12 @@ prints the differences. The ``--json`` keys: docs/testing.md, "tcpfluid predict 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from .._json import dumps as json_text
+from .._text import cell
 from .._text import columns as _columns
 from .predict import DEFAULT_ALGORITHMS, LAW_DEFAULTS
 
@@ -81,10 +84,6 @@ def _checked(p: Any, checked: _Checked) -> tuple[float | None, float | None]:
     return v, None if v is None or p.value is None else v - p.value
 
 
-def _num(x: float | None, digits: int = 4) -> str:
-    return "-" if x is None else f"{x:.{digits}g}"
-
-
 def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     """Print the per-flow predictions of ``args.scenario`` (text or ``--json``)."""
     from ..metrics import run_changes
@@ -113,7 +112,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
             "change_times_s": list(changes),
             "change_kinds": list(kinds),
             "predictions": [
-                _json_one(a, preds, checked, args.check, base, len(changes))
+                _json_one(a, preds, checked, args.check, base)
                 for a, (preds, checked) in zip(algorithms, per_alg, strict=True)
             ],
         }
@@ -143,34 +142,25 @@ def _predict_one(args: argparse.Namespace, scenario: Any) -> tuple[list[Any], _C
 
 
 def _json_one(
-    algorithm: str, preds: list[Any], checked: _Checked, engine: str | None, scenario: Any, n: int
+    algorithm: str, preds: list[Any], checked: _Checked, engine: str | None, scenario: Any
 ) -> dict[str, Any]:
-    names = [f.name for f in scenario.flows]
     conv = "convergence_times_s"  # one value per change; the other quantities one each
-    flows = []
-    for name in names:
-        mine = [p for p in preds if p.flow == name]
+
+    def by_quantity(mine: list[Any], value: Callable[[Any], Any]) -> dict[str, Any]:
         rows = {q: [p for p in mine if p.quantity == q] for q in _LABELS}
+        return {q: [value(p) for p in r] if q == conv else value(r[0]) for q, r in rows.items()}
 
-        def pick(attr: str, rows: dict[str, list[Any]] = rows) -> dict[str, Any]:
-            return {
-                q: [getattr(p, attr) for p in r] if q == conv else getattr(r[0], attr)
-                for q, r in rows.items()
-            }
-
-        flows.append(
-            {"name": name, **pick("value"), "sources": pick("source"), "notes": pick("note")}
+    flows, eng_flows = [], []
+    for f in scenario.flows:
+        mine = [p for p in preds if p.flow == f.name]
+        value, source, note = (
+            by_quantity(mine, attrgetter(a)) for a in ("value", "source", "note")
         )
+        flows.append({"name": f.name, **value, "sources": source, "notes": note})
+        eng_flows.append({"name": f.name, **by_quantity(mine, lambda p: _checked(p, checked)[0])})
     out: dict[str, Any] = {"algorithm": algorithm, "flows": flows}
     if engine is None:
         return out
-
-    def engine_value(q: str, name: str) -> Any:
-        if q == conv:
-            return [checked.get((q, name, k)) for k in range(n)]
-        return checked.get((q, name, -1))
-
-    eng_flows = [{"name": n, **{q: engine_value(q, n) for q in _LABELS}} for n in names]
     diffs = []
     for p in preds:
         v, d = _checked(p, checked)
@@ -213,13 +203,13 @@ def _print_one(
     for pr in preds:
         change = pr.change
         when = "" if change is None else f"change at {pr.change_time_s:g} s ({kinds[change]})"
-        row = [_LABELS[pr.quantity].format(when=when), _num(pr.value), pr.source]
+        row = [_LABELS[pr.quantity].format(when=when), cell(pr.value), pr.source]
         if engine is not None:
             v, d = _checked(pr, checked)
             diff = "-" if d is None else f"{d:+.4g}"
             if d is not None and pr.value:
                 diff += f" ({100 * d / abs(pr.value):+.1f} %)"
-            row += [_num(v), diff]
+            row += [cell(v), diff]
         row.append(pr.note)
         per_flow.setdefault(pr.flow, []).append(row)
     groups: list[tuple[list[str], list[list[str]]]] = []
