@@ -33,20 +33,21 @@ if TYPE_CHECKING:
 DEFAULT_SCENARIO = "qv-basic"
 
 
+@dataclass(frozen=True)
 class SweepEngine:
     """How a sweep evaluates its points on one engine (:func:`tcpfluid.simulate`'s engine of
-    the same name): ``in_process`` (in chunks, no executor), the ``rtt_models`` a point may
-    name, ``reads_rtt_model`` (then in the cache key), whether points may run a ``mixes`` of
-    laws, the ``view_engine`` the fluid views are checked for, the ``metrics`` it reports."""
+    the same name): ``in_process`` (in chunks, no executor; the round model in batched
+    calls), the ``rtt_models`` a point may name, ``reads_rtt_model`` (then in the cache key),
+    whether points may run a ``mixes`` of laws, the ``view_engine`` the fluid views are
+    checked for, the ``metrics`` it reports."""
 
-    in_process = False
+    name: str
+    metrics: tuple[str, ...]
+    in_process: bool = False
     rtt_models: tuple[str, ...] = RTT_MODELS
-    reads_rtt_model = False
-    mixes = True
+    reads_rtt_model: bool = False
+    mixes: bool = True
     view_engine: str | None = None
-
-    def __init__(self, name: str, metrics: tuple[str, ...]) -> None:
-        self.name, self.metrics = name, metrics
 
     def check_law(self, algorithm: str, i: int) -> None:
         """Refuse a law the engine cannot compute (point ``i``)."""
@@ -60,35 +61,9 @@ class SweepEngine:
         summary: dict[str, Any] = simulate(sc, task.engine, **options).summary.to_dict()
         return summary
 
-    def run_points(self, sw: Sweep, todo: list[int], views: Any, record: Any, bar: Any) -> None:
-        """Evaluate the points ``todo`` of ``sw`` in this process, one by one."""
-        from .execution import _evaluate
-
-        for i in todo:
-            record(i, _evaluate(sw._task(i)))
-            bar.update(1)
-
-
-class _RoundsSweep(SweepEngine):
-    """The round model: points grouped into batched :func:`simulate_rounds` calls."""
-
-    in_process = True
-    reads_rtt_model = True
-    view_engine = "rounds"
-
-    def run_points(self, sw: Sweep, todo: list[int], views: Any, record: Any, bar: Any) -> None:
-        from .execution import _run_rounds
-
-        _run_rounds(sw, todo, views, record, bar)
-
 
 class _ClosedFormSweep(SweepEngine):
     """The closed forms of :func:`tcpfluid.analytic.predict`."""
-
-    in_process = True
-    rtt_models = ("average", "last")
-    reads_rtt_model = True
-    mixes = False
 
     def check_law(self, algorithm: str, i: int) -> None:
         from ..analytic.predict import PREDICT_ALGORITHMS
@@ -139,8 +114,21 @@ _ODE_EXTRA = ("mean_queue_pkts", "final_queue_pkts", "final_windows_pkts", "lost
 SWEEP: dict[str, SweepEngine] = {
     e.name: e
     for e in (
-        _ClosedFormSweep("closed-form", tuple(_PREDICTED)),
-        _RoundsSweep("rounds", (*PUBLIC_KEYS, "ss_exit_round", "losses")),
+        _ClosedFormSweep(
+            "closed-form",
+            tuple(_PREDICTED),
+            in_process=True,
+            rtt_models=("average", "last"),
+            reads_rtt_model=True,
+            mixes=False,
+        ),
+        SweepEngine(
+            "rounds",
+            (*PUBLIC_KEYS, "ss_exit_round", "losses"),
+            in_process=True,
+            reads_rtt_model=True,
+            view_engine="rounds",
+        ),
         SweepEngine("ode", (*PUBLIC_KEYS, "ss_exit_round", "losses", *_ODE_EXTRA, "loss_fraction")),
         SweepEngine("packet", (*PUBLIC_KEYS, "losses", "retransmissions", "timeouts", "conserved")),
     )

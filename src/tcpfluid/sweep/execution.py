@@ -121,7 +121,12 @@ def run_sweep(
                 views = {i: view_of(i) for i in chunk}
                 todo = [i for i in chunk if not lookup(i)]
                 bar.update(len(chunk) - len(todo))
-                engine.run_points(self, todo, views, record, bar)
+                if self.engine == "rounds":  # batched calls of the round model
+                    _run_rounds(self, todo, views, record, bar)
+                    continue
+                for i in todo:
+                    record(i, _evaluate(self._task(i)))
+                    bar.update(1)
         else:
             for i in range(n):
                 view_of(i)
