@@ -169,34 +169,26 @@ class _Cache:
 
     def get(self, key: str, metrics: Iterable[str] = ()) -> dict[str, Any] | None:
         """The cached summary of ``key``, or ``None`` if absent or invalid (counted)."""
-        where = self._index.get(key)
-        if where is None:
+        if key not in self._index:
             return None
-        hit = self._read(*where)
-        if hit is None:
-            return None
-        bad = invalid_metric(hit, metrics)
+        fi, offset, length = self._index[key]
+        if fi not in self._readers:
+            self._readers[fi] = self._files[fi].open("rb")
+        self._readers[fi].seek(offset)
+        try:
+            hit = json.loads(self._readers[fi].read(length))["summary"]
+        except (ValueError, KeyError, TypeError):
+            hit = None
+        bad = (
+            invalid_metric(hit, metrics)
+            if isinstance(hit, dict)
+            else f"unreadable entry in {self._files[fi]}"  # changed on disk since it was indexed
+        )
         if bad is not None:
             self.n_invalid += 1
-            if not self._first_invalid:
-                self._first_invalid = bad
+            self._first_invalid = self._first_invalid or bad
             return None
         return hit
-
-    def _read(self, fi: int, offset: int, length: int) -> dict[str, Any] | None:
-        fh = self._readers.get(fi)
-        if fh is None:
-            fh = self._readers[fi] = self._files[fi].open("rb")
-        fh.seek(offset)
-        try:
-            summary = json.loads(fh.read(length))["summary"]
-        except (ValueError, KeyError, TypeError):
-            summary = None
-        if not isinstance(summary, dict):  # changed on disk since it was indexed
-            self.n_invalid += 1
-            self._first_invalid = self._first_invalid or f"unreadable entry in {self._files[fi]}"
-            return None
-        return summary
 
     def put(self, key: str, summary: Mapping[str, Any]) -> None:
         """Append one entry; a failed write is warned about once and caching stops."""
