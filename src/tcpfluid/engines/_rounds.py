@@ -98,7 +98,7 @@ class Rounds(Engine):
         )
 
     def _result(self, sc: Scenario, tr: Any, label: str) -> Result:
-        from ..fluid._rounds_results import flow_records, own_round_logs
+        from ..fluid._rounds_results import flow_records, own_round_logs, own_rounds
         from ..results import RoundLogs
 
         F = len(sc.flows)
@@ -116,18 +116,19 @@ class Rounds(Engine):
         )
         keep = sample_rows(t, self.record_interval_s)
         q = None if tr.queue_pkts is None else np.asarray(tr.queue_pkts[keep, 0], dtype=np.float64)
-        thr = tr.throughput_pps
-        series: dict[str, Any] = {}
         # each flow's own round clock's RTT (flows of their own base RTTs), else the one
         own_rtt = getattr(tr, "flow_rtt_s", None)
-        own_rtt = tr.rtt_s if own_rtt is None else own_rtt
-        if own_rtt is not None:  # one RTT per scenario clock: every flow of a clock sees it
-            rtt = np.asarray(own_rtt, dtype=np.float64)
-            series["rtt_s"] = (
-                np.repeat(rtt[keep, 0][None, :], F, axis=0) if rtt.ndim == 2 else rtt[keep, 0, :].T
-            )
-        if tr.delta_pkts is not None:
-            series["delta_pkts"] = np.asarray(tr.delta_pkts[keep, 0, :], dtype=np.float64).T
+        recorded = {
+            "rtt_s": tr.rtt_s if own_rtt is None else own_rtt,
+            "delta_pkts": tr.delta_pkts,
+            "throughput_pps": tr.throughput_pps,
+        }
+        per_flow = {k: _per_flow(a, F) for k, a in recorded.items() if a is not None}
+        logged = {k: per_flow[k] for k in ("rtt_s", "delta_pkts") if k in per_flow}
+        series = {k: x[keep].T for k, x in logged.items()}
+        # the round logs: each flow's own rounds at the top of its column
+        ends = getattr(tr, "round_end", None)
+        own = {k: x if ends is None else own_rounds(ends[:, 0, :], x)[0] for k, x in logged.items()}
         base = getattr(tr, "base_rtt_s", None)
         base_rtt = (
             np.array(sc.base_rtts_s(), dtype=np.float64)
@@ -139,8 +140,7 @@ class Rounds(Engine):
             base_rtt = np.where(np.isfinite(held), held, base_rtt)
         logs: Any = RoundLogs(
             tt, ww, next_w, pp.astype(np.int8, copy=False), sizes,
-            rtt_s=_per_round(own_rtt, tr, F), delta_pkts=_per_round(tr.delta_pkts, tr, F),
-            base_rtt_s=base_rtt,
+            rtt_s=own.get("rtt_s"), delta_pkts=own.get("delta_pkts"), base_rtt_s=base_rtt,
         )  # fmt: skip
         return self._wrap(
             label,
@@ -150,23 +150,15 @@ class Rounds(Engine):
             t[keep],
             w[:, keep],
             q,
-            None if thr is None else np.asarray(thr[keep, 0, :], dtype=np.float64).T,
+            per_flow["throughput_pps"][keep].T if "throughput_pps" in per_flow else None,
             rounds=logs,
             base_rtt_s=base_rtt,
             series=series,
         )
 
 
-def _per_round(a: Any, tr: Any, F: int) -> Any:
-    """A recorded per-round quantity of the one scenario of ``tr`` (``(R, S)``: one per
-    scenario clock, every flow of it; or ``(R, S, F)``) as the rows of the flows' round
-    logs, ``(R, F)`` (each flow's own rounds at the top of its column); ``None`` when not
-    recorded."""
-    from ..fluid._rounds_results import own_rounds
-
-    if a is None:
-        return None
+def _per_flow(a: Any, F: int) -> Any:
+    """A recorded per-round quantity of the one scenario of a trace (``(R, S)``: one per
+    scenario clock, every flow of it; or ``(R, S, F)``) per round and flow, ``(R, F)``."""
     x = np.asarray(a, dtype=np.float64)
-    x = np.repeat(x[:, :1], F, axis=1) if x.ndim == 2 else x[:, 0, :]
-    ends = getattr(tr, "round_end", None)
-    return x if ends is None else own_rounds(ends[:, 0, :], x)[0]
+    return np.repeat(x[:, :1], F, axis=1) if x.ndim == 2 else x[:, 0, :]
