@@ -267,6 +267,8 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
             delivered = float(fl.delivered_pkts) - float(hybrid.end.delivered_from_pkts[i])
             recs.append(traced_flow_record(name, fl, delivered, events))
+        # the BaseRTT at the end of the run (the overestimate is BaseRTT less the RTT)
+        base_end = end_base_rtt(hybrid, r.flows, sc.duration_s)
     else:  # no slow start: settling judged on the fixed grid of the run
         # loss events of the classical model: the expected number of cuts (MGT)
         L = np.asarray(r.lost_pkts if r.loss_events is None else r.loss_events)
@@ -274,6 +276,10 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
             list(ft.names.all()), ft.start_s, ft.stop_s, t[judged], w[:, judged],
             D[:, judged], L[:, judged], m_from,
         )  # fmt: skip
+        # the last sample's, the propagation RTT where none
+        base = np.asarray(r.base_rtt_s, dtype=np.float64)
+        prop = np.array([f.rtt_s for f in r.flows], dtype=np.float64)
+        base_end = np.where(base[:, -1] > 0, base[:, -1], prop) if base.shape[1] else prop
     extras = fields_dict(native, OWN_KEYS)
     extras["lost_pkts_per_flow"] = [float(x) for x in native.losses_pkts]
     summary = summary_of(
@@ -297,17 +303,6 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         for name in ("rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "base_rtt_s")
         if opts.records(name)
     }
-    if hybrid is not None:
-        # the BaseRTT at the end of the run (the overestimate is BaseRTT less the RTT)
-        base_end = end_base_rtt(hybrid, r.flows, sc.duration_s)
-    else:  # the last sample's, the propagation RTT where none
-        base = np.asarray(r.base_rtt_s, dtype=np.float64)
-        base_end = np.array(
-            [
-                base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s
-                for i, f in enumerate(r.flows)
-            ]
-        )
     return opts._wrap(
         label,
         sc,
