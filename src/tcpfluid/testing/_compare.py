@@ -43,16 +43,13 @@ def _tolerances(
     if isinstance(tolerance, Tolerance):
         return {q: tolerance for q in quantities}
     if isinstance(tolerance, Mapping):
-        out = {}
         for q in quantities:
-            t = tolerance.get(q)
-            if not isinstance(t, Tolerance):
+            if not isinstance(t := tolerance.get(q), Tolerance):
                 raise ValueError(
                     f"tolerance has no Tolerance for quantity {q!r} (got {t!r}); give one "
                     f"per compared quantity or a single Tolerance"
                 )
-            out[q] = t
-        return out
+        return {q: tolerance[q] for q in quantities}
     raise TypeError(
         f"tolerance must be a tcpfluid.testing.Tolerance or a mapping quantity -> Tolerance, "
         f"got {type(tolerance).__name__}"
@@ -489,22 +486,19 @@ def predict_scenario(
     for f in sc.flows:
         for q in PREDICTED:
             for k in range(len(changes)) if q == "convergence_times_s" else (-1,):
-                key, unit = (q, f.name, k), QUANTITIES[q]
+                key = (q, f.name, k)
                 change, when = (None, None) if k < 0 else (k, changes[k])
                 if when is not None and not f.start_s < when < f.stop_s:
-                    out.append(Predicted(q, f.name, change, when, None, unit, "-", "not active"))
-                    continue
-                v = closed.values.get(key)
-                if v is not None:
-                    note = closed.notes.get(key, "")
-                    out.append(Predicted(q, f.name, change, when, v, unit, "closed form", note))
-                    continue
-                if fluid is None:
-                    fluid, label, instead = _fluid_fallback(sc, rtt_model, cache)
-                why = closed.notes.get(key, "")
-                rv = fluid.values.get(key)
-                note = "; ".join(x for x in (f"no closed form: {why}" if why else "", instead) if x)
-                if rv is None:
-                    note = f"{note}; {label}: {fluid.notes.get(key, '')}".lstrip("; ")
-                out.append(Predicted(q, f.name, change, when, rv, unit, label, note))
+                    v, source, note = None, "-", "not active"
+                elif (v := closed.values.get(key)) is not None:
+                    source, note = "closed form", closed.notes.get(key, "")
+                else:
+                    if fluid is None:
+                        fluid, label, instead = _fluid_fallback(sc, rtt_model, cache)
+                    why = closed.notes.get(key, "")
+                    v, source = fluid.values.get(key), label
+                    note = "; ".join(filter(None, (why and f"no closed form: {why}", instead)))
+                    if v is None:
+                        note = f"{note}; {label}: {fluid.notes.get(key, '')}".lstrip("; ")
+                out.append(Predicted(q, f.name, change, when, v, QUANTITIES[q], source, note))
     return out

@@ -256,11 +256,8 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
 def _none_for(lay: _Layer, name: str, why: str) -> None:
     """Mark every value of flow ``name`` as one the closed forms cannot give, because ``why``."""
     for q in PREDICTED:
-        if q == "convergence_times_s":
-            for k in range(len(lay.change_times_s)):
-                lay.put((q, name, k), None, why, structural=True)
-        else:
-            lay.put((q, name, -1), None, why, structural=True)
+        for k in range(len(lay.change_times_s)) if q == "convergence_times_s" else (-1,):
+            lay.put((q, name, k), None, why, structural=True)
     lay.put(("throughput_pps", name, -1), None, "an average over the run", structural=True)
 
 
