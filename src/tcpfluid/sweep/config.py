@@ -232,13 +232,10 @@ class Sweep:
             raise TypeError(f"metrics must be a list of metric names, got {metrics!r}")
         if "grid" in config and "points" in config:
             raise ValueError("give either [grid] or [[points]], not both")
-        axes: dict[str, Any] = {}
-        for key in ("scenario", "algorithm"):
-            if key in config:
-                v = config[key]
-                if isinstance(v, list) and not v:
-                    raise ValueError(f"{key}: empty list; give at least one value")
-                axes[key] = v
+        axes = {k: config[k] for k in ("scenario", "algorithm") if k in config}
+        for k, v in axes.items():
+            if isinstance(v, list) and not v:
+                raise ValueError(f"{k}: empty list; give at least one value")
         if "points" in config:
             pts = config["points"]
             if not isinstance(pts, list) or not all(isinstance(p, Mapping) for p in pts):
@@ -258,7 +255,7 @@ class Sweep:
             if not isinstance(g, Mapping):
                 raise TypeError(f"grid must be a table of parameter lists, got {g!r}")
             for k in g:
-                if k in axes or k in ("scenario", "algorithm"):
+                if k in ("scenario", "algorithm"):
                     raise ValueError(f"grid.{k}: give {k!r} at the top level, not in [grid]")
                 if isinstance(g[k], list) and not g[k]:
                     raise ValueError(f"grid.{k}: empty list; give at least one value")
@@ -378,7 +375,7 @@ def _check_point(
 ) -> Point:
     """The point with its scenario filled in, names and value types checked (``checked``:
     the shapes already accepted, which is all the checks depend on)."""
-    from ..algorithms.registry import ALGORITHMS
+    from ..algorithms.registry import ALGORITHMS, law_class
 
     if not isinstance(point, Mapping):
         raise TypeError(f"points[{i}] must be a dict of parameters, got {point!r}")
@@ -407,8 +404,6 @@ def _check_point(
         return p
     SWEEP[engine].check_law(alg, i)
     if alg in ALGORITHMS:
-        from ..algorithms.registry import law_class
-
         try:
             law_class(alg)._check_parameter_names(
                 k for k in LAW_PARAMETER_KEYS if p.get(k) is not None

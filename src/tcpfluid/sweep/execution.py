@@ -100,10 +100,8 @@ def run_sweep(
                 out = _Outcome("error", msg, {})
             elif bad is not None:  # never a silent NaN in the table: a failed point
                 out = _Outcome("error", f"engine {self.engine!r} returned {bad}", {})
-        if out.status == "ok":
-            if cache is not None:
-                key = keys.pop(i, None) or _cache_key(self.points[i], self.engine, opts)
-                cache.put(key, out.summary)
+        if out.status == "ok" and cache is not None:  # every point was looked up first
+            cache.put(keys.pop(i), out.summary)
         results.set(i, out)
 
     def view_of(i: int) -> Any:
