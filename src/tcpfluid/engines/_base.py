@@ -152,7 +152,7 @@ class Engine:
             # the fluid functions call the scenario's duration ``duration_s``; the user
             # gave the scenario's ``duration``: a refusal names what the user can change
             if str(e).startswith("duration_s="):
-                rest = str(e).split(" ", 1)[1] if " " in str(e) else ""
+                rest = str(e).partition(" ")[2]
                 raise ValueError(f"duration={scenario.duration_s:g} s {rest}") from None
             raise
         from ..scenarios.model import paused_gc
