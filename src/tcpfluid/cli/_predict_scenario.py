@@ -8,6 +8,7 @@ prints the differences. The ``--json`` keys: docs/testing.md, "tcpfluid predict 
 from __future__ import annotations
 
 import argparse
+import itertools
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
@@ -212,19 +213,14 @@ def _print_one(
             row += [cell(v), diff]
         row.append(pr.note)
         per_flow.setdefault(pr.flow, []).append(row)
-    groups: list[tuple[list[str], list[list[str]]]] = []
-    for name, cells in per_flow.items():
-        if groups and groups[-1][1] == cells:
-            groups[-1][0].append(name)
-        else:
-            groups.append(([name], cells))
     head = ["flow", "quantity", "predicted", "source"]
     head += [engine, "difference", "note"] if engine is not None else ["note"]
     body = []
-    for members, group_cells in groups:
+    for cells, group in itertools.groupby(per_flow.items(), key=lambda item: item[1]):
+        members = [name for name, _ in group]
         n = len(members)
         first = members[0] if n == 1 else f"{members[0]} .. {members[-1]} ({n} flows)"
-        for i, row in enumerate(group_cells):
+        for i, row in enumerate(cells):
             body.append([first if i == 0 else "", *row[:-1], note_ref(row[-1])])
     print(f"algorithm: {algorithm}")
     print(_columns(head, body))

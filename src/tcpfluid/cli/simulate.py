@@ -169,8 +169,7 @@ def run(args: argparse.Namespace) -> int:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"--settle-band: {exc}") from None
     scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
-    opts = {"rtt_model": args.rtt_model or "average", "seed": args.seed}
-    opts = {k: v for k, v in opts.items() if k in accepted}
+    opts = engines._legacy_options(engine, args.rtt_model or "average", args.seed)
     from .._progress import progress_bar
 
     spread = None
