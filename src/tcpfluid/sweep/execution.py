@@ -92,14 +92,11 @@ def run_sweep(
         return True
 
     def record(i: int, out: _Outcome) -> None:
-        if out.status == "ok":
+        # never a silent NaN in the table: a failed point
+        if out.status == "ok" and (bad := invalid_metric(out.summary, metrics)) is not None:
             lacking = [m for m in metrics if m not in out.summary]
-            bad = invalid_metric(out.summary, metrics)
-            if lacking:
-                msg = f"engine {self.engine!r} did not report metric {lacking[0]!r}"
-                out = _Outcome("error", msg, {})
-            elif bad is not None:  # never a silent NaN in the table: a failed point
-                out = _Outcome("error", f"engine {self.engine!r} returned {bad}", {})
+            what = f"did not report metric {lacking[0]!r}" if lacking else f"returned {bad}"
+            out = _Outcome("error", f"engine {self.engine!r} {what}", {})
         if out.status == "ok" and cache is not None:  # every point was looked up first
             cache.put(keys.pop(i), out.summary)
         results.set(i, out)
@@ -389,8 +386,7 @@ def _run_rounds(
     for key, members in groups.items():
         n_flows, duration = key[1], key[2]
         members.sort(key=lambda m: m[1].path.d)
-        d_min = min(m[1].path.d for m in members)
-        rounds = math.ceil(duration / d_min) + 2
+        rounds = math.ceil(duration / members[0][1].path.d) + 2  # the shortest base RTT's
         chunk = max(1, min(_ROUNDS_BUDGET // (rounds * n_flows), _ROUNDS_FLOWS_PER_CALL // n_flows))
         stack = [members[lo : lo + chunk] for lo in range(0, len(members), chunk)][::-1]
         while stack:
