@@ -292,20 +292,23 @@ _ENGINE_STYLES = (  # (legend, engine, queue line style)
 )
 
 
+def _delivered(r: dict[str, Any]) -> tuple[Any, Any]:
+    """A run's sample times and each flow's delivered packets: the ODE's own count, else
+    its goodput integrated."""
+    t = np.asarray(r["t_s"], dtype=np.float64)
+    dl = r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"])
+    return t, np.asarray(dl, dtype=np.float64)
+
+
 def _mf_engine_jains(
     res: dict[str, Any], edges: list[float], t_end: float
 ) -> dict[str, list[float] | None]:
     """Per engine: Jain's index per period (None: no result)."""
-    jains: dict[str, list[float] | None] = {}
-    for _name, key, _style in _ENGINE_STYLES:
-        jains[key] = None
-        r = res[key]
-        if r is None or "error" in r:
-            continue
-        t = r["t_s"]  # each flow's delivered packets: the ODE's own count, else integrated
-        dl = r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"])
-        stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
-        jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
+    jains: dict[str, list[float] | None] = dict.fromkeys(res)
+    for key, r in res.items():
+        if r is not None and "error" not in r:
+            stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: none active or delivered
+            jains[key] = _period_jains(*_delivered(r), list(r["start_s"]), stop, edges)
     return jains
 
 
@@ -355,11 +358,7 @@ def _mf_utilization(r: dict[str, Any] | None, span: tuple[float, float], mu_pps:
     ``n/a`` with the run's error)."""
     if r is None or "error" in r:
         return err_na(r or {}, "no result")
-    t = np.asarray(r["t_s"], dtype=np.float64)
-    dl = np.asarray(
-        r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"]),
-        dtype=np.float64,
-    )
+    t, dl = _delivered(r)
     if t[0] > 0.0:  # nothing delivered before the first sample's interval began
         t, dl = np.concatenate([[0.0], t]), np.concatenate([np.zeros((dl.shape[0], 1)), dl], 1)
     a, b = span
