@@ -205,23 +205,20 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, tuple[tuple[str, int, s
     """(router, flows, its runs: (law, vegas %, engine) each) of each case, in task order."""
     counts, routers = _mf_grid(cfg)
     laws = ("reno", "vegas-3") if cfg.quick else ("reno", "vegas-1", "vegas-2", "vegas-3")
-    cases = []
-    for router in routers:
-        for n in counts:
-            # the ODE at 30 flows behind RED-5-15 only (the report's budget)
-            ode = n == 30 and router == ROUTERS[0]
-            runs: list[tuple[str, int, str]] = []
-            for e in ("packet", "ode") if ode else ("packet",):
-                pk = MODELS[e].granularity == "packet"
-                mine = [(law, 100) for law in laws if pk or law in ODE_LAWS]
-                mine += [
-                    (a, p) for a in MIX_LAWS for p in MIX_PERCENTS if pk or p in ODE_MIX_PERCENTS
-                ]
-                if pk:  # Table 3.22's Vegas-1_3 alone (its 100 % column)
-                    mine.append(("vegas-1_3", 100))
-                runs += [(law, p, e) for law, p in mine]
-            cases.append((router, n, tuple(runs)))
-    return cases
+    # (law, vegas %) per engine; the packets also run Vegas-1_3 alone (Table 3.22's 100 %)
+    mixes = {
+        "packet": [*((law, 100) for law in laws), *((a, p) for a in MIX_LAWS for p in MIX_PERCENTS),
+                   ("vegas-1_3", 100)],
+        "ode": [*((law, 100) for law in laws if law in ODE_LAWS),
+                *((a, p) for a in MIX_LAWS for p in ODE_MIX_PERCENTS)],
+    }  # fmt: skip
+    return [
+        # the ODE at 30 flows behind RED-5-15 only (the report's budget)
+        (r, n, tuple((law, p, e) for e in engines for law, p in mixes[e]))
+        for r in routers
+        for n in counts
+        for engines in [("packet", "ode") if n == 30 and r == ROUTERS[0] else ("packet",)]
+    ]
 
 
 def _mf_task(cfg: ReportConfig, case: tuple[str, int, Any], run: tuple[str, int, str]) -> Task:
