@@ -325,45 +325,35 @@ def _batch_time(a: str, b: float, rb: dict[str, Any], j: int) -> float | None:
     return None if i is None else (i + 1) * D_S
 
 
-def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
-    """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from
-    Table 3's / Table 4's first window of 2 packets."""
-    key = f"004/ex{ex}/{a}"
+def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value, from_one: bool) -> Row:
+    """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from Table
+    3's / Table 4's first window of 2 packets; ``from_one`` (Vegas): from ns-2's first
+    window (one packet) in every engine, against eq. (2) from one packet and the paper's
+    ns-2 time."""
+    key, where = f"004/ex{ex}/{a}", f"μd = {b:g} pkts, d = 0.1 s"
     g = DOCUMENT_PARAMS[a]["gamma"] if a == "vegas" else 1.0  # TCP-Ho's ramp has no γ
-    printed = float(conspicuous_round_printed(a, b)) * D_S
-    values: dict[str, Value] = {
-        CLOSED_FORM: float(conspicuous_round(a, b, gamma=g)) * D_S,
-        ROUNDS: num(rm, "did not happen"),
-        ODE: o,
-        PACKET: p,
-    }
-    if a == "tcp-ho":
-        values[DOCUMENT] = doc(f"{key}/simulation")
-        extra = {
-            "eq. (5) root (E5)": float(conspicuous_round(a, b, queue="paper")) * D_S,
-            "printed eq. (6) (E6)": printed,
-        }
-    else:  # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
-        extra = {"printed '−1' (E4)": printed, _NS2_DOC_COLUMN: doc(f"{key}/simulation")}
-    extra["document analysis"] = doc(f"{key}/analysis")
+    two = float(conspicuous_round(a, b, gamma=g)) * D_S
+    if from_one:
+        cf = float(conspicuous_round(a, b, initial_window=1.0, gamma=g)) * D_S
+        values = engine_cells(cf, num(rm, _NEVER_MUD), o, p, doc(f"{key}/simulation"))
+        extra = {"closed form from two packets (Table 3)": two}
+        setting = f"Vegas, Example {ex} from one packet (ns-2's first window; {where})"
+    else:
+        printed = float(conspicuous_round_printed(a, b)) * D_S
+        values = {CLOSED_FORM: two, ROUNDS: num(rm, "did not happen"), ODE: o, PACKET: p}
+        if a == "tcp-ho":
+            values[DOCUMENT] = doc(f"{key}/simulation")
+            extra = {
+                "eq. (5) root (E5)": float(conspicuous_round(a, b, queue="paper")) * D_S,
+                "printed eq. (6) (E6)": printed,
+            }
+        else:  # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
+            extra = {"printed '−1' (E4)": printed, _NS2_DOC_COLUMN: doc(f"{key}/simulation")}
+        extra["document analysis"] = doc(f"{key}/analysis")
+        setting = f"{_NAMES[a]}, Example {ex} ({where})"
     values.update(extra)
-    setting = f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)"
-    case = {"example": ex, "initial_window": 2}
+    case = {"example": ex, "initial_window": 1 if from_one else 2}
     return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (*extra,), case)
-
-
-def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
-    """Vegas at Example ``ex`` from ns-2's first window (one packet) in every engine, against
-    eq. (2) from one packet and the paper's ns-2 time."""
-    g, two = DOCUMENT_PARAMS["vegas"]["gamma"], "closed form from two packets (Table 3)"
-    cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=g)) * D_S
-    values = engine_cells(cf, num(rm, _NEVER_MUD), o, p, doc(f"004/ex{ex}/vegas/simulation"))
-    values[two] = float(conspicuous_round("vegas", b, gamma=g)) * D_S
-    setting = (
-        f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
-    )
-    case = {"example": ex, "initial_window": 1}
-    return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (two,), case)
 
 
 def _cr_figure(table: list[Row]) -> Figure:
@@ -410,8 +400,7 @@ def _cr_rows(start: _Start, runs: Runs) -> Iterator[tuple[str, Row]]:
         rm, ot = _batch_time(a, b, rb, j), _run_time(a, b, orr)
         p = num(_run_time(a, b, pr), never)
         o: Value = err_na(orr, never) if ot is None else ot
-        row = _cr_row_one_packet(ex, b, rm, p, o) if from_one else _cr_row(a, ex, b, rm, p, o)
-        yield "", row
+        yield "", _cr_row(a, ex, b, rm, p, o, bool(from_one))
 
 
 CONSPICUOUS = CaseSection(
