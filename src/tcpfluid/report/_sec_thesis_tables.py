@@ -280,26 +280,21 @@ DA_PERCENTS = (10, 30, 50, 70, 90, 100)
 T327_CASE = ("red-5-15", 30, 50)
 
 
-#: Table 3.28's receivers (connection 1, connection 2; True: delaying) and its keys
-_T328_ACKS: tuple[tuple[bool | list[bool], str], ...] = (
-    (False, "ia-ia"),
-    (True, "da-da"),
-    ([True, False], "da-ia"),
-)
-
-
 def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
     counts, routers = _mf_grid(cfg)
     return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
 
 
-#: the section's runs besides Table 3.26's: label -> (run function, its options); beside
-#: Table 3.28's, the library's defaults: the initial window of 2 packets; the ACK of two
-#: packets echoing the first one (RFC 7323), the rounds timed from the echoed samples; and
-#: Table 3.27's run from the initial window of 2 packets
+#: the section's runs besides Table 3.26's: label -> (run function, its options): Table
+#: 3.28's receivers (connection 1, connection 2; True: delaying); beside them, the library's
+#: defaults: the initial window of 2 packets; the ACK of two packets echoing the first one
+#: (RFC 7323), the rounds timed from the echoed samples; and Table 3.27's run from the
+#: initial window of 2 packets
 _RFC = {"delayed_ack_echo": "first", "ns2_vegas_timing": False}
 _DA_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
-    **{label.upper(): ("two_flow_ack_run", {"delayed_ack": da}) for da, label in _T328_ACKS},
+    "IA-IA": ("two_flow_ack_run", {"delayed_ack": False}),
+    "DA-DA": ("two_flow_ack_run", {"delayed_ack": True}),
+    "DA-IA": ("two_flow_ack_run", {"delayed_ack": [True, False]}),
     "DA, initial window 2": ("two_flow_ack_run", {"delayed_ack": True, "initial_window": 2.0}),
     "DA-IA, ACK echoing the first packet": (
         "two_flow_ack_run", {"delayed_ack": [True, False], **_RFC}
