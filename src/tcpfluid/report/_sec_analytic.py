@@ -87,11 +87,6 @@ def _cw_grid(cfg: ReportConfig) -> list[float]:
     return [100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
 
 
-def _cw_cases(cfg: ReportConfig) -> list[tuple[str, tuple[float, ...]]]:
-    """(law, the BDPs in kb) of each case."""
-    return [(a, tuple(_cw_grid(cfg))) for a in _CW_ALGS]
-
-
 def _cw_task(cfg: ReportConfig, case: tuple[str, tuple[float, ...]], run: str) -> Task:
     a, kbs = case
     if run == "batch":
@@ -150,7 +145,9 @@ def _cw_figure(kbs: list[float], rows: list[Row]) -> Figure:
 
 
 CRITICAL_WINDOW = CaseSection(
-    "critical-window", "Critical window vs BDP", _cw_cases, _cw_task, _cw_rows,
+    "critical-window", "Critical window vs BDP",
+    lambda cfg: [(a, tuple(_cw_grid(cfg))) for a in _CW_ALGS],  # (law, the BDPs in kb)
+    _cw_task, _cw_rows,
     figures=lambda cfg, _, tables: (_cw_figure(_cw_grid(cfg), tables[""]),),
     # a law's runs: the round model's batch over the BDPs, then a packet and an ODE run each
     engines=lambda c: ("batch", *(f"{e} {kb:g}" for kb in c[1] for e in ("packet", "ode"))),
@@ -182,10 +179,6 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     cbr = f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps"
     o = _qv_basic(n * w, cbr=cbr, cbr_start="0s", cbr_stop=f"{t1:g}s", duration=f"{t1 + t2:g}s")
     return {"overrides": o, "t_change": t1, "w": w}
-
-
-def _ne_cases(cfg: ReportConfig) -> list[tuple[str, int]]:
-    return [(a, n) for a in _CW_ALGS for n in _ne_grid(cfg)]
 
 
 def _ne_task(cfg: ReportConfig, case: tuple[str, int], run: str) -> Task:
@@ -263,7 +256,8 @@ def _ne_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
 
 
 NEW_EQUILIBRIUM = CaseSection(
-    "new-equilibrium", "Rounds to a new equilibrium", _ne_cases, _ne_task, _ne_rows,
+    "new-equilibrium", "Rounds to a new equilibrium",
+    lambda cfg: [(a, n) for a in _CW_ALGS for n in _ne_grid(cfg)], _ne_task, _ne_rows,
     figures=lambda cfg, _, tables: (_ne_figure(cfg, tables[""]),),
     engines=lambda case: tuple(_NE_RUNS),
 ).spec  # fmt: skip

@@ -52,10 +52,6 @@ def _cb_overrides(kb: float) -> dict[str, Any]:
 _CB_ENGINES = ("rounds", "packet", "ode")
 
 
-def _cb_cases(cfg: ReportConfig) -> list[tuple[str, float]]:
-    return [(a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)]
-
-
 #: the changes whose settling time is shown over the phase of the change ("halved": the
 #: CBR start, "doubled": its stop), moved by these fractions of the flow's round at the
 #: change (docs/report.md, "Spreads are shown, not used to pass")
@@ -276,7 +272,8 @@ def _cb_figure(kbs: list[float], tables: dict[str, list[Row]]) -> Figure:
 
 
 CONVERGENCE_BDP = CaseSection(
-    "convergence-bdp", "Convergence time vs BDP", _cb_cases, _cb_task, _cb_rows,
+    "convergence-bdp", "Convergence time vs BDP",
+    lambda cfg: [(a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)], _cb_task, _cb_rows,
     ("convergence, new connection", _REACH["new"], "convergence, bandwidth halved",
      "convergence, bandwidth doubled", _REACH["doubled"]),
     figures=lambda cfg, _, tables: (_cb_figure(_cb_grid(cfg), tables),),

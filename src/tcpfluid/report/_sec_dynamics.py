@@ -375,10 +375,8 @@ def _mf_utilization_rows(
     ``mu``: the bottleneck's capacity, packets/s."""
     sc, _, edges, prefix = setup
     whole = (float(edges[0]), float(edges[-1]))
-    printed = _MF_UTIL_DOC.get(sc, {}).get(a) if prefix else None
-    spans = [(whole, None if printed is None or printed[0] is not None else printed[1])]
-    if printed is not None and printed[0] is not None:
-        spans.append((printed[0], printed[1]))
+    span, key = _MF_UTIL_DOC.get(sc, {}).get(a, (None, None)) if prefix else (None, None)
+    spans = [(whole, None), (span, key)] if span else [(whole, key)]
     no_cf = NA("the documents give no closed form for the utilization with joining flows")
     no_doc = NA("the document prints no utilization for this law and period")
     for span, key in spans:
