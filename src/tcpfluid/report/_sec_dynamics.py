@@ -216,17 +216,15 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
     return [prose("basic", "flag", name=_NAMES[a], sc=sc, late_pps=late_pps, offered=offered)]
 
 
-def _basic_figure(
-    a: str, sc: str, figref: str, pr: dict[str, Any], rr: dict[str, Any], orr: dict[str, Any] | None
-) -> Figure:
+def _basic_figure(a: str, sc: str, figref: str, runs: Runs) -> Figure:
     fig, axes = plot.new_axes(3)
     lines = (
-        (pr, "packet sim", {"color": "C0"}),
-        (rr, "round model", {"color": "C1", "linestyle": "--"}),
-        (orr, "ODE", {"color": "C2", "linestyle": ":"}),
+        ("packet", "packet sim", {"color": "C0"}),
+        ("rounds", "round model", {"color": "C1", "linestyle": "--"}),
+        ("ode", "ODE", {"color": "C2", "linestyle": ":"}),
     )
-    for res, label, style in lines:  # one flow's traces
-        if res is None or "error" in res:
+    for e, label, style in lines:  # one flow's traces
+        if (res := runs[e]) is None or "error" in res:
             continue
         ys = (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0])
         for ax, y in zip(axes, ys, strict=True):
@@ -243,10 +241,7 @@ def _basic_figure(
 
 BASIC = CaseSection(
     "basic", "Basic behaviour (§5.1)", lambda cfg: _BASIC, _basic_task, _basic_rows,
-    figures=lambda cfg, runs, _: tuple(
-        _basic_figure(a, sc, figref, r["packet"], r["rounds"], r["ode"])
-        for (a, sc, figref), r in runs
-    ),
+    figures=lambda cfg, runs, _: tuple(_basic_figure(a, sc, f, r) for (a, sc, f), r in runs),
     engines=lambda case: (*ENGINES, *_BASIC_PHASE_RUNS),
     notes=lambda runs: [n for (a, sc, _), r in runs for n in _collapse_note(a, sc, r["packet"])],
 ).spec  # fmt: skip
