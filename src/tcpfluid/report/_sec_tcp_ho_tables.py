@@ -6,7 +6,7 @@ docs/paper-tables.md."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -144,7 +144,7 @@ def _jain_values(
     return {**values, **beside}, tuple(beside)
 
 
-def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
+def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> Iterator[Row]:
     """The rows of one law of Table 5 (judged against the document) or Table 6 (the
     document shown for context, the layers judged against the packet simulator)."""
     context = table == "6"
@@ -154,7 +154,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
     jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
     q = "spread of the flows' shares (std/mean), 10–60 s"
     fair = {**case, "quantity": "fairness"}
-    rows = [Row(setting, q, "", "share spread", jv, ref, (*jinf, *shown), fair)]
+    yield Row(setting, q, "", "share spread", jv, ref, (*jinf, *shown), fair)
     ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
@@ -165,7 +165,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
     middle = " (document: the middle of its printed 80–96 %)" if ends else ""
     q = "bottleneck utilization by the flows' goodput, 10–60 s"
     c = {**case, "quantity": "utilization"}
-    rows.append(Row(setting + middle, q, "%", "throughput", uv, ref, (*ends, *shown), c))
+    yield Row(setting + middle, q, "%", "throughput", uv, ref, (*ends, *shown), c)
     if table == "5":  # the time to balance is in the text of Table 5's setting only
         never = prose("ho-fairness", "never_settles")
         fast = NA("the document: FAST 'never converges'")
@@ -173,8 +173,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
         tv = _cells(runs, "settled_s", balance, reason=never, fallback="")
         at_least = " (document: 'at least 6 seconds')" if law == "reno" else ""
         q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
-        rows.append(Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c))
-    return rows
+        yield Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c)
 
 
 def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Figure:
@@ -235,21 +234,20 @@ def _scheme_mean_kbps(r: Mapping[str, Any] | None, alg: str) -> float | NA:
 
 def _friend_rows(
     a: str, b: str, na: int, nb: int, runs: Mapping[str, Mapping[str, Any] | None]
-) -> list[Row]:
+) -> Iterator[Row]:
     base = f"004/table7/{a}-{b}/{na}-{nb}"
     setting = f"{_name(a)} ×{na} with {_name(b)} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     q = "spread of the 20 flows' shares (std/mean), 10–60 s"
     fair = {**case, "quantity": "fairness"}
-    rows = [Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, fair)]
+    yield Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, fair)
     for alg in (a, b):
         mean = partial(_scheme_mean_kbps, alg=alg)
         tv = engine_runs_cells(_NO_CLOSED_FORM, runs, mean, doc(f"{base}/{alg}"))
         q = f"mean throughput of a {_name(alg)} flow, 10–60 s"
         c = {**case, "quantity": "mean throughput", "scheme": alg}
-        rows.append(Row(setting, q, "kb/s", "throughput", tv, DOCUMENT, case=c))
-    return rows
+        yield Row(setting, q, "kb/s", "throughput", tv, DOCUMENT, case=c)
 
 
 #: the curves of a Table 7 panel: (column, what, style)
