@@ -116,11 +116,10 @@ _CF_OTHER = {
 }
 
 
-def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, marker: str) -> None:
-    """Mark the BDPs whose run did not settle on a band at the top of ``ax``."""
+def _mark_not_settled(ax: Any, xs: list[float], color: str, marker: str) -> None:
+    """Mark the BDPs ``xs`` whose run did not settle on a band at the top of ``ax``."""
     from matplotlib.patches import Rectangle
 
-    xs = [xv for xv, f in zip(x, flags, strict=True) if f]
     if not xs:
         return
     if not any(p.get_gid() == "not-settled" for p in ax.patches):
@@ -241,9 +240,9 @@ def _cb_panel(
         draw_columns(ax, kbs, settle, _CB_ENGINE_LINES, _NAMES[a], col)
         for c, marker in _CB_MARKERS.items():  # a run that did not settle: marked, not dropped
             # an n/a that says the run did not settle (not an engine error)
-            bad = (r.values[c] for r in settle)
-            flags = [float(isinstance(v, NA) and "did not settle" in v.reason) for v in bad]
-            _mark_not_settled(ax, kbs, flags, col, marker)
+            cells = zip(kbs, (r.values[c] for r in settle), strict=True)
+            xs = [x for x, v in cells if isinstance(v, NA) and "did not settle" in v.reason]
+            _mark_not_settled(ax, xs, col, marker)
         cf = column_series(_law_rows(tables, _REACH.get(key, ""), a), CLOSED_FORM)
         if np.isfinite(cf).any():
             draw_lines(ax, kbs, [(cf, "closed form", {"linestyle": ":"})], _NAMES[a], col)
