@@ -29,10 +29,12 @@ def _run(
     overrides: Mapping[str, Any],
     params: Mapping[str, Any] | None = None,
     **options: Any,
-) -> tuple[Any, Result | None, dict[str, Any]]:
+) -> tuple[Result | None, dict[str, Any]]:
     """Build the scenario (every flow running ``algorithm`` with ``params``) and run it:
-    the scenario, the result (``None``: refused) and the fields every task result starts
-    with (the fluid view's μ, d and BDP, or ``{"error": message}``)."""
+    the result (``None``: refused) and what every task returns of the run, or ``{"error":
+    message}``: the fluid view's μ, d and BDP, summary, traces, each flow's start and stop
+    and (laws deciding at round boundaries) its round log: boundary times, the window the
+    law saw, its phase."""
     sc = build_scenario(scenario, **dict(overrides)).with_algorithm(algorithm, **dict(params or {}))
     points = options.pop("record_points", None)
     if points is not None:  # samples over the run, as many as asked (one every T / (n - 1))
@@ -43,26 +45,15 @@ def _run(
     try:
         res = simulate(sc, engine, **options)
     except ValueError as exc:
-        return sc, None, {"error": str(exc)}
+        return None, {"error": str(exc)}
     except RuntimeError as exc:  # a failed ODE solve
-        return sc, None, {"error": f"{engine} run failed: {exc}"}
+        return None, {"error": f"{engine} run failed: {exc}"}
     try:
-        v = sc.fluid_view(None)
-        head = {"bdp_pkts": float(v.path.bdp), "d_s": float(v.path.d), "mu_pps": float(v.path.mu)}
+        p = sc.fluid_view(None).path
+        out: dict[str, Any] = {"bdp_pkts": float(p.bdp), "d_s": float(p.d), "mu_pps": float(p.mu)}
     except ValueError:
-        head = {}
-    return sc, res, head
-
-
-def _f64(a: Any) -> Any:
-    return np.asarray(a, dtype=np.float64)
-
-
-def _fields(sc: Any, res: Result) -> dict[str, Any]:
-    """What an engine's task returns of its run: summary, traces, each flow's start and
-    stop and (laws deciding at round boundaries) its round log: boundary times, the window
-    the law saw, its phase."""
-    out = {
+        out = {}
+    out |= {
         "summary": res.summary.to_dict(),
         "t_s": res.time_s,
         "window_pkts": res.window_pkts,
@@ -75,7 +66,11 @@ def _fields(sc: Any, res: Result) -> dict[str, Any]:
         out["round_t_s"] = [_f64(r.time_s) for r in res.rounds]
         out["round_cwnd_pkts"] = [_f64(r.window_pkts) for r in res.rounds]
         out["round_phase"] = [_f64(r.phase) for r in res.rounds]
-    return out
+    return res, out
+
+
+def _f64(a: Any) -> Any:
+    return np.asarray(a, dtype=np.float64)
 
 
 def packet_run(
@@ -89,26 +84,25 @@ def packet_run(
     packet_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the packet simulator (``packet_options``: :class:`tcpfluid.engines.Packet`'s)
-    sampled every ``sample_interval`` s: :func:`_fields`, each flow's throughput and the
-    data packets sent."""
+    sampled every ``sample_interval`` s: :func:`_run`'s fields, each flow's throughput and
+    the data packets sent."""
     opts = {"seed": seed, "record_interval_s": sample_interval, **dict(packet_options or {})}
-    sc, res, out = _run("packet", scenario, algorithm, overrides, params, **opts)
-    if res is None:
-        return out
-    thr = [float(x or 0.0) for x in res.summary.throughput_pps]
-    sent = int(res.stats["data_packets"])
-    return {**out, **_fields(sc, res), "throughput_pps": thr, "data_packets": sent}
+    res, out = _run("packet", scenario, algorithm, overrides, params, **opts)
+    if res is not None:
+        out["throughput_pps"] = [float(x or 0.0) for x in res.summary.throughput_pps]
+        out["data_packets"] = int(res.stats["data_packets"])
+    return out
 
 
 def rounds_run(
     scenario: str, algorithm: str, overrides: Mapping[str, Any], *, rtt_model: str = "average"
 ) -> dict[str, Any]:
-    """Run the round model: :func:`_fields` and each flow's throughput (NaN: none)."""
-    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt_model)
-    if res is None:
-        return out
-    thr = [math.nan if x is None else float(x) for x in res.summary.throughput_pps]
-    return {**out, **_fields(sc, res), "throughput_pps": thr}
+    """Run the round model: :func:`_run`'s fields and each flow's throughput (NaN: none)."""
+    res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt_model)
+    if res is not None:
+        thr = res.summary.throughput_pps
+        out["throughput_pps"] = [math.nan if x is None else float(x) for x in thr]
+    return out
 
 
 def ode_run(
@@ -119,12 +113,12 @@ def ode_run(
     n_points: int = 2001,
     params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run the ODE model sampled at ``n_points`` times: :func:`_fields` and each flow's
-    delivered packets."""
-    sc, res, out = _run("ode", scenario, algorithm, overrides, params, record_points=n_points)
-    if res is None:
-        return out
-    return {**out, **_fields(sc, res), "delivered_pkts": _f64(res.series["delivered_pkts"])}
+    """Run the ODE model sampled at ``n_points`` times: :func:`_run`'s fields and each
+    flow's delivered packets."""
+    res, out = _run("ode", scenario, algorithm, overrides, params, record_points=n_points)
+    if res is not None:
+        out["delivered_pkts"] = _f64(res.series["delivered_pkts"])
+    return out
 
 
 def rounds_bdp_batch(

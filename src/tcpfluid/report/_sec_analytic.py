@@ -87,11 +87,6 @@ def _cw_grid(cfg: ReportConfig) -> list[float]:
     return [100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
 
 
-def _cw_cases(cfg: ReportConfig) -> list[tuple[str, tuple[float, ...]]]:
-    """(law, the BDPs in kb) of each case."""
-    return [(a, tuple(_cw_grid(cfg))) for a in _CW_ALGS]
-
-
 def _cw_task(cfg: ReportConfig, case: tuple[str, tuple[float, ...]], run: str) -> Task:
     a, kbs = case
     if run == "batch":
@@ -150,7 +145,9 @@ def _cw_figure(kbs: list[float], rows: list[Row]) -> Figure:
 
 
 CRITICAL_WINDOW = CaseSection(
-    "critical-window", "Critical window vs BDP", _cw_cases, _cw_task, _cw_rows,
+    "critical-window", "Critical window vs BDP",
+    lambda cfg: [(a, tuple(_cw_grid(cfg))) for a in _CW_ALGS],  # (law, the BDPs in kb)
+    _cw_task, _cw_rows,
     figures=lambda cfg, _, tables: (_cw_figure(_cw_grid(cfg), tables[""]),),
     # a law's runs: the round model's batch over the BDPs, then a packet and an ODE run each
     engines=lambda c: ("batch", *(f"{e} {kb:g}" for kb in c[1] for e in ("packet", "ode"))),
@@ -182,10 +179,6 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     cbr = f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps"
     o = _qv_basic(n * w, cbr=cbr, cbr_start="0s", cbr_stop=f"{t1:g}s", duration=f"{t1 + t2:g}s")
     return {"overrides": o, "t_change": t1, "w": w}
-
-
-def _ne_cases(cfg: ReportConfig) -> list[tuple[str, int]]:
-    return [(a, n) for a in _CW_ALGS for n in _ne_grid(cfg)]
 
 
 def _ne_task(cfg: ReportConfig, case: tuple[str, int], run: str) -> Task:
@@ -263,7 +256,8 @@ def _ne_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
 
 
 NEW_EQUILIBRIUM = CaseSection(
-    "new-equilibrium", "Rounds to a new equilibrium", _ne_cases, _ne_task, _ne_rows,
+    "new-equilibrium", "Rounds to a new equilibrium",
+    lambda cfg: [(a, n) for a in _CW_ALGS for n in _ne_grid(cfg)], _ne_task, _ne_rows,
     figures=lambda cfg, _, tables: (_ne_figure(cfg, tables[""]),),
     engines=lambda case: tuple(_NE_RUNS),
 ).spec  # fmt: skip
@@ -325,45 +319,35 @@ def _batch_time(a: str, b: float, rb: dict[str, Any], j: int) -> float | None:
     return None if i is None else (i + 1) * D_S
 
 
-def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
-    """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from
-    Table 3's / Table 4's first window of 2 packets."""
-    key = f"004/ex{ex}/{a}"
+def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value, from_one: bool) -> Row:
+    """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from Table
+    3's / Table 4's first window of 2 packets; ``from_one`` (Vegas): from ns-2's first
+    window (one packet) in every engine, against eq. (2) from one packet and the paper's
+    ns-2 time."""
+    key, where = f"004/ex{ex}/{a}", f"μd = {b:g} pkts, d = 0.1 s"
     g = DOCUMENT_PARAMS[a]["gamma"] if a == "vegas" else 1.0  # TCP-Ho's ramp has no γ
-    printed = float(conspicuous_round_printed(a, b)) * D_S
-    values: dict[str, Value] = {
-        CLOSED_FORM: float(conspicuous_round(a, b, gamma=g)) * D_S,
-        ROUNDS: num(rm, "did not happen"),
-        ODE: o,
-        PACKET: p,
-    }
-    if a == "tcp-ho":
-        values[DOCUMENT] = doc(f"{key}/simulation")
-        extra = {
-            "eq. (5) root (E5)": float(conspicuous_round(a, b, queue="paper")) * D_S,
-            "printed eq. (6) (E6)": printed,
-        }
-    else:  # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
-        extra = {"printed '−1' (E4)": printed, _NS2_DOC_COLUMN: doc(f"{key}/simulation")}
-    extra["document analysis"] = doc(f"{key}/analysis")
+    two = float(conspicuous_round(a, b, gamma=g)) * D_S
+    if from_one:
+        cf = float(conspicuous_round(a, b, initial_window=1.0, gamma=g)) * D_S
+        values = engine_cells(cf, num(rm, _NEVER_MUD), o, p, doc(f"{key}/simulation"))
+        extra = {"closed form from two packets (Table 3)": two}
+        setting = f"Vegas, Example {ex} from one packet (ns-2's first window; {where})"
+    else:
+        printed = float(conspicuous_round_printed(a, b)) * D_S
+        values = {CLOSED_FORM: two, ROUNDS: num(rm, "did not happen"), ODE: o, PACKET: p}
+        if a == "tcp-ho":
+            values[DOCUMENT] = doc(f"{key}/simulation")
+            extra = {
+                "eq. (5) root (E5)": float(conspicuous_round(a, b, queue="paper")) * D_S,
+                "printed eq. (6) (E6)": printed,
+            }
+        else:  # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
+            extra = {"printed '−1' (E4)": printed, _NS2_DOC_COLUMN: doc(f"{key}/simulation")}
+        extra["document analysis"] = doc(f"{key}/analysis")
+        setting = f"{_NAMES[a]}, Example {ex} ({where})"
     values.update(extra)
-    setting = f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)"
-    case = {"example": ex, "initial_window": 2}
+    case = {"example": ex, "initial_window": 1 if from_one else 2}
     return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (*extra,), case)
-
-
-def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
-    """Vegas at Example ``ex`` from ns-2's first window (one packet) in every engine, against
-    eq. (2) from one packet and the paper's ns-2 time."""
-    g, two = DOCUMENT_PARAMS["vegas"]["gamma"], "closed form from two packets (Table 3)"
-    cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=g)) * D_S
-    values = engine_cells(cf, num(rm, _NEVER_MUD), o, p, doc(f"004/ex{ex}/vegas/simulation"))
-    values[two] = float(conspicuous_round("vegas", b, gamma=g)) * D_S
-    setting = (
-        f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
-    )
-    case = {"example": ex, "initial_window": 1}
-    return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (two,), case)
 
 
 def _cr_figure(table: list[Row]) -> Figure:
@@ -410,8 +394,7 @@ def _cr_rows(start: _Start, runs: Runs) -> Iterator[tuple[str, Row]]:
         rm, ot = _batch_time(a, b, rb, j), _run_time(a, b, orr)
         p = num(_run_time(a, b, pr), never)
         o: Value = err_na(orr, never) if ot is None else ot
-        row = _cr_row_one_packet(ex, b, rm, p, o) if from_one else _cr_row(a, ex, b, rm, p, o)
-        yield "", row
+        yield "", _cr_row(a, ex, b, rm, p, o, bool(from_one))
 
 
 CONSPICUOUS = CaseSection(

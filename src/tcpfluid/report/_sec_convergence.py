@@ -52,10 +52,6 @@ def _cb_overrides(kb: float) -> dict[str, Any]:
 _CB_ENGINES = ("rounds", "packet", "ode")
 
 
-def _cb_cases(cfg: ReportConfig) -> list[tuple[str, float]]:
-    return [(a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)]
-
-
 #: the changes whose settling time is shown over the phase of the change ("halved": the
 #: CBR start, "doubled": its stop), moved by these fractions of the flow's round at the
 #: change (docs/report.md, "Spreads are shown, not used to pass")
@@ -120,11 +116,10 @@ _CF_OTHER = {
 }
 
 
-def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, marker: str) -> None:
-    """Mark the BDPs whose run did not settle on a band at the top of ``ax``."""
+def _mark_not_settled(ax: Any, xs: list[float], color: str, marker: str) -> None:
+    """Mark the BDPs ``xs`` whose run did not settle on a band at the top of ``ax``."""
     from matplotlib.patches import Rectangle
 
-    xs = [xv for xv, f in zip(x, flags, strict=True) if f]
     if not xs:
         return
     if not any(p.get_gid() == "not-settled" for p in ax.patches):
@@ -155,43 +150,24 @@ _CB_ENGINE_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 #: engine column -> its marker on the 'did not settle' band
 _CB_MARKERS = {ROUNDS: "o", ODE: "+", PACKET: "x"}
-#: (law, kind) -> the settling rows over the BDPs; (law, kind, "cf") -> the rows of that
-#: kind's closed form's own quantity
-Groups = dict[tuple[str, ...], list[Row]]
-
-
-_NEW_REACH = "new connection: round the window first reaches μd"
-_DOUBLED_REACH = "bandwidth doubled: rounds until the window reaches nW (n = 2, W = μd/2)"
-
-
-def _cb_setting(a: str, kb: float, b: float) -> str:
-    return f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)"
+#: the quantity of each closed form's own row (:func:`_cb_closed`'s keys)
+_REACH = {
+    "new": "new connection: round the window first reaches μd",
+    "doubled": "bandwidth doubled: rounds until the window reaches nW (n = 2, W = μd/2)",
+}
 
 
 def _cb_row(
-    a: str, kb: float, b: float, kind: tuple[str, str], eng: dict[str, float | NA], phase: Any
-) -> Row:
-    """The settling row of one law, BDP and kind of change (``eng``: the engines' values
-    in RTTs; ``phase``: the packets' (min, max) over the change's phase, or None), judged
-    against the packet simulator (the closed forms: :func:`_reach_row`)."""
-    has = kind[0] in _CF_OTHER and not isinstance(_cb_closed(a, b)[kind[0]], NA)
-    cf = _CF_OTHER[kind[0]] if has else NA("no closed form in the documents")
-    values = engine_cells(cf, eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES)
-    informative = (PHASE_MIN, PHASE_MAX) if phase else ()
-    values.update(zip(informative, phase or (), strict=True))
-    q, case = f"convergence, {kind[1]}", {"bdp_kb": kb}
-    return Row(_cb_setting(a, kb, b), q, "RTTs", "rounds", values, PACKET, informative, case)
-
-
-def _reach_row(
-    a: str, kb: float, b: float, key: str, cf: dict[str, float | NA], eng: dict[str, float | NA]
-) -> Row:
-    """The row of a closed form's own quantity (``key`` of :func:`_cb_closed`), each engine
-    counted in round boundaries of its own round trace (round 1 = [0, d])."""
-    extra = {"eq. (12) i": cf["doubled_i"]} if key == "doubled" and a == "quick-vegas" else {}
-    values = engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES) | extra
-    q, case = _NEW_REACH if key == "new" else _DOUBLED_REACH, {"bdp_kb": kb}
-    return Row(_cb_setting(a, kb, b), q, "rounds", "rounds", values, CLOSED_FORM, (*extra,), case)
+    a: str, kb: float, quantity: str, unit: str, cf: float | NA, eng: dict[str, float | NA],
+    reference: str, beside: dict[str, float | NA],
+) -> tuple[str, Row]:  # fmt: skip
+    """A row of one law and BDP (``eng``: the engines' values; ``beside``: informative
+    columns), as ``(table, row)``: its table is its quantity."""
+    values = engine_cells(cf, eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES) | beside
+    setting = f"{_NAMES[a]}, BDP {kb:g} kb (μd = {kb_to_pkts(kb):g} pkts)"
+    return quantity, Row(
+        setting, quantity, unit, "rounds", values, reference, (*beside,), {"bdp_kb": kb}
+    )
 
 
 def _reach_counts(res: dict[str, Any], b: float, t_double: float) -> dict[str, float | NA]:
@@ -238,37 +214,36 @@ def _cb_rows(case: tuple[str, float], runs: Runs) -> Iterator[tuple[str, Row]]:
     for key, label in _CB_KINDS:
         vkey = "time_to_equilibrium_s" if key == "new" else key
         in_rtts = {COLUMN[e]: _in_rtts(ev[e][vkey]) for e in _CB_ENGINES}
-        row = _cb_row(a, kb, b, (key, label), in_rtts, phase.get(key))
-        yield row.quantity, row
-        if key in ("new", "doubled") and not isinstance(cf[key], NA):
-            row = _reach_row(a, kb, b, key, cf, {eng: reach[eng][key] for eng in reach})
-            yield row.quantity, row
+        # the settling row, judged against the packet simulator (with the packets' range
+        # over the change's phase); the closed forms count another quantity (their rows next)
+        has = key in _CF_OTHER and not isinstance(cf[key], NA)
+        other = _CF_OTHER[key] if has else NA("no closed form in the documents")
+        spread = dict(zip((PHASE_MIN, PHASE_MAX), phase[key], strict=True)) if key in phase else {}
+        yield _cb_row(a, kb, f"convergence, {label}", "RTTs", other, in_rtts, PACKET, spread)
+        if key in _REACH and not isinstance(cf[key], NA):  # counted in each engine's rounds
+            i = {"eq. (12) i": cf["doubled_i"]} if key == "doubled" and a == "quick-vegas" else {}
+            eng = {c: reach[c][key] for c in reach}
+            yield _cb_row(a, kb, _REACH[key], "rounds", cf[key], eng, CLOSED_FORM, i)
 
 
-def _groups(tables: dict[str, list[Row]]) -> Groups:
-    """The figure's rows by law and kind, and by law, kind and ``"cf"``."""
-    reach = {"new": _NEW_REACH, "doubled": _DOUBLED_REACH}
-    out: Groups = {}
-    for a in _CB_ALGS:
-        for key, label in _CB_KINDS:
-            for k, q in (((a, key), f"convergence, {label}"), ((a, key, "cf"), reach.get(key))):
-                out[k] = [
-                    r for r in tables.get(q or "", []) if r.setting.startswith(_NAMES[a] + ",")
-                ]
-    return out
+def _law_rows(tables: dict[str, list[Row]], quantity: str, a: str) -> list[Row]:
+    """Law ``a``'s rows of the table of ``quantity`` (none: no such table)."""
+    return [r for r in tables.get(quantity, []) if r.setting.startswith(_NAMES[a] + ",")]
 
 
-def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -> None:
+def _cb_panel(
+    ax: Any, kbs: list[float], tables: dict[str, list[Row]], key: str, label: str
+) -> None:
     """One panel (one kind of change): every law's curves against the BDP."""
     for a in _CB_ALGS:
-        col, settle = _CB_COLORS[a], groups[(a, key)]
+        col, settle = _CB_COLORS[a], _law_rows(tables, f"convergence, {label}", a)
         draw_columns(ax, kbs, settle, _CB_ENGINE_LINES, _NAMES[a], col)
         for c, marker in _CB_MARKERS.items():  # a run that did not settle: marked, not dropped
             # an n/a that says the run did not settle (not an engine error)
-            bad = (r.values[c] for r in settle)
-            flags = [float(isinstance(v, NA) and "did not settle" in v.reason) for v in bad]
-            _mark_not_settled(ax, kbs, flags, col, marker)
-        cf = column_series(groups.get((a, key, "cf"), []), CLOSED_FORM)
+            cells = zip(kbs, (r.values[c] for r in settle), strict=True)
+            xs = [x for x, v in cells if isinstance(v, NA) and "did not settle" in v.reason]
+            _mark_not_settled(ax, xs, col, marker)
+        cf = column_series(_law_rows(tables, _REACH.get(key, ""), a), CLOSED_FORM)
         if np.isfinite(cf).any():
             draw_lines(ax, kbs, [(cf, "closed form", {"linestyle": ":"})], _NAMES[a], col)
     ys = np.concatenate([np.empty(0)] + [np.asarray(ln.get_ydata(), float) for ln in ax.lines])
@@ -281,11 +256,11 @@ def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -
     plot.finish(ax, xlabel=xlabel, ylabel="convergence time (RTTs)", title=label, legend=False)
 
 
-def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
+def _cb_figure(kbs: list[float], tables: dict[str, list[Row]]) -> Figure:
     """Convergence time against the BDP: one panel per kind of change, one shared legend."""
     fig, axes = plot.new_axes(3)
     for ax, (key, label) in zip(axes, _CB_KINDS, strict=True):
-        _cb_panel(ax, kbs, groups, key, label)
+        _cb_panel(ax, kbs, tables, key, label)
     handles: dict[str, Any] = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -296,10 +271,11 @@ def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
 
 
 CONVERGENCE_BDP = CaseSection(
-    "convergence-bdp", "Convergence time vs BDP", _cb_cases, _cb_task, _cb_rows,
-    ("convergence, new connection", _NEW_REACH, "convergence, bandwidth halved",
-     "convergence, bandwidth doubled", _DOUBLED_REACH),
-    figures=lambda cfg, _, tables: (_cb_figure(_cb_grid(cfg), _groups(tables)),),
+    "convergence-bdp", "Convergence time vs BDP",
+    lambda cfg: [(a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)], _cb_task, _cb_rows,
+    ("convergence, new connection", _REACH["new"], "convergence, bandwidth halved",
+     "convergence, bandwidth doubled", _REACH["doubled"]),
+    figures=lambda cfg, _, tables: (_cb_figure(_cb_grid(cfg), tables),),
     engines=lambda case: _CB_RUNS,
     caption=lambda q: f"Convergence time vs BDP: {q}",
 ).spec  # fmt: skip

@@ -216,17 +216,15 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
     return [prose("basic", "flag", name=_NAMES[a], sc=sc, late_pps=late_pps, offered=offered)]
 
 
-def _basic_figure(
-    a: str, sc: str, figref: str, pr: dict[str, Any], rr: dict[str, Any], orr: dict[str, Any] | None
-) -> Figure:
+def _basic_figure(a: str, sc: str, figref: str, runs: Runs) -> Figure:
     fig, axes = plot.new_axes(3)
     lines = (
-        (pr, "packet sim", {"color": "C0"}),
-        (rr, "round model", {"color": "C1", "linestyle": "--"}),
-        (orr, "ODE", {"color": "C2", "linestyle": ":"}),
+        ("packet", "packet sim", {"color": "C0"}),
+        ("rounds", "round model", {"color": "C1", "linestyle": "--"}),
+        ("ode", "ODE", {"color": "C2", "linestyle": ":"}),
     )
-    for res, label, style in lines:  # one flow's traces
-        if res is None or "error" in res:
+    for e, label, style in lines:  # one flow's traces
+        if (res := runs[e]) is None or "error" in res:
             continue
         ys = (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0])
         for ax, y in zip(axes, ys, strict=True):
@@ -243,10 +241,7 @@ def _basic_figure(
 
 BASIC = CaseSection(
     "basic", "Basic behaviour (§5.1)", lambda cfg: _BASIC, _basic_task, _basic_rows,
-    figures=lambda cfg, runs, _: tuple(
-        _basic_figure(a, sc, figref, r["packet"], r["rounds"], r["ode"])
-        for (a, sc, figref), r in runs
-    ),
+    figures=lambda cfg, runs, _: tuple(_basic_figure(a, sc, f, r) for (a, sc, f), r in runs),
     engines=lambda case: (*ENGINES, *_BASIC_PHASE_RUNS),
     notes=lambda runs: [n for (a, sc, _), r in runs for n in _collapse_note(a, sc, r["packet"])],
 ).spec  # fmt: skip
@@ -292,20 +287,23 @@ _ENGINE_STYLES = (  # (legend, engine, queue line style)
 )
 
 
+def _delivered(r: dict[str, Any]) -> tuple[Any, Any]:
+    """A run's sample times and each flow's delivered packets: the ODE's own count, else
+    its goodput integrated."""
+    t = np.asarray(r["t_s"], dtype=np.float64)
+    dl = r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"])
+    return t, np.asarray(dl, dtype=np.float64)
+
+
 def _mf_engine_jains(
     res: dict[str, Any], edges: list[float], t_end: float
 ) -> dict[str, list[float] | None]:
     """Per engine: Jain's index per period (None: no result)."""
-    jains: dict[str, list[float] | None] = {}
-    for _name, key, _style in _ENGINE_STYLES:
-        jains[key] = None
-        r = res[key]
-        if r is None or "error" in r:
-            continue
-        t = r["t_s"]  # each flow's delivered packets: the ODE's own count, else integrated
-        dl = r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"])
-        stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
-        jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
+    jains: dict[str, list[float] | None] = dict.fromkeys(res)
+    for key, r in res.items():
+        if r is not None and "error" not in r:
+            stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: none active or delivered
+            jains[key] = _period_jains(*_delivered(r), list(r["start_s"]), stop, edges)
     return jains
 
 
@@ -355,11 +353,7 @@ def _mf_utilization(r: dict[str, Any] | None, span: tuple[float, float], mu_pps:
     ``n/a`` with the run's error)."""
     if r is None or "error" in r:
         return err_na(r or {}, "no result")
-    t = np.asarray(r["t_s"], dtype=np.float64)
-    dl = np.asarray(
-        r["delivered_pkts"] if "delivered_pkts" in r else delivered_pkts(t, r["goodput_pps"]),
-        dtype=np.float64,
-    )
+    t, dl = _delivered(r)
     if t[0] > 0.0:  # nothing delivered before the first sample's interval began
         t, dl = np.concatenate([[0.0], t]), np.concatenate([np.zeros((dl.shape[0], 1)), dl], 1)
     a, b = span
@@ -376,10 +370,8 @@ def _mf_utilization_rows(
     ``mu``: the bottleneck's capacity, packets/s."""
     sc, _, edges, prefix = setup
     whole = (float(edges[0]), float(edges[-1]))
-    printed = _MF_UTIL_DOC.get(sc, {}).get(a) if prefix else None
-    spans = [(whole, None if printed is None or printed[0] is not None else printed[1])]
-    if printed is not None and printed[0] is not None:
-        spans.append((printed[0], printed[1]))
+    span, key = _MF_UTIL_DOC.get(sc, {}).get(a, (None, None)) if prefix else (None, None)
+    spans = [(whole, None), (span, key)] if span else [(whole, key)]
     no_cf = NA("the documents give no closed form for the utilization with joining flows")
     no_doc = NA("the document prints no utilization for this law and period")
     for span, key in spans:

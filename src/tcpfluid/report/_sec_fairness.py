@@ -153,7 +153,6 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
 
 def _th_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
     grid = _th_grid(cfg)
-    by_setting = {s: [r for r in rows if r.case["setting"] == s] for s in _SETTINGS}
     fig, ax = plot.new_axes()
     #: (column, legend, style) of each setting's lines
     lines: tuple[tuple[str, str, dict[str, Any]], ...] = (
@@ -164,10 +163,10 @@ def _th_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
                                  "markersize": 3}),
     )  # fmt: skip
     for i, s in enumerate(_SETTINGS):
-        col = f"C{i}"
-        draw_columns(ax, grid, by_setting[s], lines, s, col)
-        lo = np.asarray(column_series(by_setting[s], PHASE_MIN))
-        hi = np.asarray(column_series(by_setting[s], PHASE_MAX))
+        col, mine = f"C{i}", [r for r in rows if r.case["setting"] == s]
+        draw_columns(ax, grid, mine, lines, s, col)
+        lo = np.asarray(column_series(mine, PHASE_MIN))
+        hi = np.asarray(column_series(mine, PHASE_MAX))
         ok = np.isfinite(lo) & np.isfinite(hi)
         if ok.any():  # the packet runs' range over connection 2's start offset, each
             # setting's bars moved by a fraction of a millisecond so that they do not overlap

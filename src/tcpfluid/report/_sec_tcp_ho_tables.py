@@ -6,7 +6,7 @@ docs/paper-tables.md."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -35,7 +35,8 @@ from ._common import (
 )
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
+from ._sec_analytic import _NAMES
+from ._table import CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
 from ._thesis_ns2 import ns2_fast_options
 
 _LAWS = ("reno", "vegas", "fast", "tcp-ho")
@@ -101,10 +102,6 @@ _MODULE = "tcpfluid.report._sec_tcp_ho_tables"
 _RUN = f"{_MODULE}:ho_table_run"
 
 
-def _name(alg: str) -> str:
-    return ALGORITHM_NAMES.get(alg, alg)
-
-
 # ====================================================================== Tables 5 and 6
 def _fair_laws(cfg: ReportConfig, table: str) -> tuple[str, ...]:
     if cfg.quick:  # fewer cases, the documents' settings
@@ -144,17 +141,17 @@ def _jain_values(
     return {**values, **beside}, tuple(beside)
 
 
-def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
+def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> Iterator[Row]:
     """The rows of one law of Table 5 (judged against the document) or Table 6 (the
     document shown for context, the layers judged against the packet simulator)."""
     context = table == "6"
     ref, shown = (PACKET, (DOCUMENT,)) if context else (DOCUMENT, ())
     case = {"table": table, "algorithm": law}
-    setting = f"{_name(law)}, five flows, {'different RTTs' if context else 'same RTT'}"
+    setting = f"{_NAMES[law]}, five flows, {'different RTTs' if context else 'same RTT'}"
     jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
     q = "spread of the flows' shares (std/mean), 10–60 s"
     fair = {**case, "quantity": "fairness"}
-    rows = [Row(setting, q, "", "share spread", jv, ref, (*jinf, *shown), fair)]
+    yield Row(setting, q, "", "share spread", jv, ref, (*jinf, *shown), fair)
     ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
@@ -165,7 +162,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
     middle = " (document: the middle of its printed 80–96 %)" if ends else ""
     q = "bottleneck utilization by the flows' goodput, 10–60 s"
     c = {**case, "quantity": "utilization"}
-    rows.append(Row(setting + middle, q, "%", "throughput", uv, ref, (*ends, *shown), c))
+    yield Row(setting + middle, q, "%", "throughput", uv, ref, (*ends, *shown), c)
     if table == "5":  # the time to balance is in the text of Table 5's setting only
         never = prose("ho-fairness", "never_settles")
         fast = NA("the document: FAST 'never converges'")
@@ -173,8 +170,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
         tv = _cells(runs, "settled_s", balance, reason=never, fallback="")
         at_least = " (document: 'at least 6 seconds')" if law == "reno" else ""
         q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
-        rows.append(Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c))
-    return rows
+        yield Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c)
 
 
 def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Figure:
@@ -192,7 +188,7 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
             mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
             marker, ls = styles[e]
             plot.versus(rtt, mbps, ax=ax, label=COLUMN[e], marker=marker, linestyle=ls)
-        title = f"{_name(law)}: Jain's index, document {doc(f'004/table6/{law}/jain_index'):.2f}"
+        title = f"{_NAMES[law]}: Jain's index, document {doc(f'004/table6/{law}/jain_index'):.2f}"
         xlabel = "base RTT (ms)" if law == laws[-1] else ""
         plot.finish(ax, xlabel=xlabel, ylabel="goodput (Mb/s)", title=title, fontsize=6)
     cap = prose("ho-fairness", "figure", rtts_text=_RTTS_TEXT)
@@ -235,21 +231,20 @@ def _scheme_mean_kbps(r: Mapping[str, Any] | None, alg: str) -> float | NA:
 
 def _friend_rows(
     a: str, b: str, na: int, nb: int, runs: Mapping[str, Mapping[str, Any] | None]
-) -> list[Row]:
+) -> Iterator[Row]:
     base = f"004/table7/{a}-{b}/{na}-{nb}"
-    setting = f"{_name(a)} ×{na} with {_name(b)} ×{nb}"
+    setting = f"{_NAMES[a]} ×{na} with {_NAMES[b]} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     q = "spread of the 20 flows' shares (std/mean), 10–60 s"
     fair = {**case, "quantity": "fairness"}
-    rows = [Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, fair)]
+    yield Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, fair)
     for alg in (a, b):
         mean = partial(_scheme_mean_kbps, alg=alg)
         tv = engine_runs_cells(_NO_CLOSED_FORM, runs, mean, doc(f"{base}/{alg}"))
-        q = f"mean throughput of a {_name(alg)} flow, 10–60 s"
+        q = f"mean throughput of a {_NAMES[alg]} flow, 10–60 s"
         c = {**case, "quantity": "mean throughput", "scheme": alg}
-        rows.append(Row(setting, q, "kb/s", "throughput", tv, DOCUMENT, case=c))
-    return rows
+        yield Row(setting, q, "kb/s", "throughput", tv, DOCUMENT, case=c)
 
 
 #: the curves of a Table 7 panel: (column, what, style)
@@ -271,9 +266,9 @@ def _friend_figure(mixes: list[tuple[str, str, int, int, Any]], rows: list[Row])
         xs = [mixes[i][2] for i in items]
         for j, alg in enumerate((a, b)):
             scheme_rows = [rows[3 * i + 1 + j] for i in items]
-            draw_columns(ax, xs, scheme_rows, _FRIEND_LINES, _name(alg), f"C{j}")
-        xlabel = f"{_name(a)} flows of 20" if (a, b) == pairs[-1] else ""
-        title = f"{_name(a)} with {_name(b)}"
+            draw_columns(ax, xs, scheme_rows, _FRIEND_LINES, _NAMES[alg], f"C{j}")
+        xlabel = f"{_NAMES[a]} flows of 20" if (a, b) == pairs[-1] else ""
+        title = f"{_NAMES[a]} with {_NAMES[b]}"
         plot.finish(ax, xlabel=xlabel, ylabel="kb/s per flow", title=title, fontsize=5)
     return Figure.from_matplotlib(fig, "ho_friendliness", prose("ho-friendliness", "figure"))
 
@@ -343,7 +338,7 @@ _NEVER_FULL = "the window never reaches μd in the run"
 
 
 def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
-    name, case = ALGORITHM_NAMES[alg], {"case": what, "algorithm": alg}
+    name, case = _NAMES[alg], {"case": what, "algorithm": alg}
     if what == "table1":
         v = _cells(runs, "mbps", doc(f"002/table1/{alg}"), no_cf=_ITCP_NO_CF)
         setting, q = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)", "average throughput in 100 s"
@@ -375,7 +370,7 @@ def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]])
             if "error" in r:
                 continue
             plot.versus(
-                r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {COLUMN[e]}",
+                r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{_NAMES[a]} {COLUMN[e]}",
                 color=f"C{i}", linestyle=styles[e],
             )  # fmt: skip
     return render(

@@ -205,23 +205,20 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, tuple[tuple[str, int, s
     """(router, flows, its runs: (law, vegas %, engine) each) of each case, in task order."""
     counts, routers = _mf_grid(cfg)
     laws = ("reno", "vegas-3") if cfg.quick else ("reno", "vegas-1", "vegas-2", "vegas-3")
-    cases = []
-    for router in routers:
-        for n in counts:
-            # the ODE at 30 flows behind RED-5-15 only (the report's budget)
-            ode = n == 30 and router == ROUTERS[0]
-            runs: list[tuple[str, int, str]] = []
-            for e in ("packet", "ode") if ode else ("packet",):
-                pk = MODELS[e].granularity == "packet"
-                mine = [(law, 100) for law in laws if pk or law in ODE_LAWS]
-                mine += [
-                    (a, p) for a in MIX_LAWS for p in MIX_PERCENTS if pk or p in ODE_MIX_PERCENTS
-                ]
-                if pk:  # Table 3.22's Vegas-1_3 alone (its 100 % column)
-                    mine.append(("vegas-1_3", 100))
-                runs += [(law, p, e) for law, p in mine]
-            cases.append((router, n, tuple(runs)))
-    return cases
+    # (law, vegas %) per engine; the packets also run Vegas-1_3 alone (Table 3.22's 100 %)
+    mixes = {
+        "packet": [*((law, 100) for law in laws), *((a, p) for a in MIX_LAWS for p in MIX_PERCENTS),
+                   ("vegas-1_3", 100)],
+        "ode": [*((law, 100) for law in laws if law in ODE_LAWS),
+                *((a, p) for a in MIX_LAWS for p in ODE_MIX_PERCENTS)],
+    }  # fmt: skip
+    return [
+        # the ODE at 30 flows behind RED-5-15 only (the report's budget)
+        (r, n, tuple((law, p, e) for e in engines for law, p in mixes[e]))
+        for r in routers
+        for n in counts
+        for engines in [("packet", "ode") if n == 30 and r == ROUTERS[0] else ("packet",)]
+    ]
 
 
 def _mf_task(cfg: ReportConfig, case: tuple[str, int, Any], run: tuple[str, int, str]) -> Task:
@@ -271,10 +268,9 @@ def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
     return float(g[sel].mean() / 1e3) if sel.any() else NA("no flow of that kind")
 
 
-def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> list[Row]:
+def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> Iterator[Row]:
     """Table 3.21's rows (N flows of one law) of ``router`` and ``n`` flows."""
     tab21 = table_of("3.21", router)
-    rows = []
     for law in laws:
         base = f"001/table{tab21}/{router}/{law}/n{n}"
         before = doc(f"{base}/before")
@@ -282,8 +278,7 @@ def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> l
         info = {} if law == "reno" else {"thesis before its ns-2 fix": before}
         setting = f"{_HEAD[law]}, {n} flows, {router.upper()}"
         case = {"router": router, "flows": n, "law": law}
-        rows.append(_spread_row(runs, (router, n, law, 100), setting, ref, info, case))
-    return rows
+        yield _spread_row(runs, (router, n, law, 100), setting, ref, info, case)
 
 
 #: Table 3.25's letter of each (router, law)
@@ -295,13 +290,11 @@ _T325_LETTER = {
 }
 
 
-def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], list[Row]]:
+def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> Iterator[tuple[str, Row]]:
     """Table 3.22's rows (the mixes, then Vegas-1_3 alone: its 100 % column; Vegas-3 alone
     is Table 3.21's row, the same printed values) and Table 3.25's (the mixes' mean
-    goodput per kind) of ``router`` and ``n`` flows."""
+    goodput per kind) of ``router`` and ``n`` flows, each as ``(table, row)``."""
     tab22 = table_of("3.22", router)
-    t22: list[Row] = []
-    t25: list[Row] = []
     mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
     for law, pct in mixes:
         run, where, cap = (router, n, law, pct), f"{n} flows, {router.upper()}", law.capitalize()
@@ -310,7 +303,7 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
         who = f"{law} + Reno ({pct} % {cap})" if pct < 100 else law
         key = f"001/table3.25{_T325_LETTER[(router, law)]}/{router}/{law}/n{n}/vegas{pct}"
         one_run = {_ONE_RUN: doc(f"{key}/jain")} if pct in T325_PERCENTS else {}
-        t22.append(_spread_row(runs, run, f"{who}, {where}", ref22, one_run, case22))
+        yield "3.22", _spread_row(runs, run, f"{who}, {where}", ref22, one_run, case22)
         if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
             continue
         pk, ode = runs[(*run, "packet")], runs.get((*run, "ode"))
@@ -321,8 +314,7 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
             mix = f"{law}, flows of a {pct} % mix with Reno"
             who = mix if kind == "vegas" else f"Reno, flows of a mix with {pct} % {cap}"
             q, case = f"mean goodput of the {label} flows, 20–60 s", {**case22, "kind": kind}
-            t25.append(Row(f"{who}, {where}", q, "kb/s", "throughput", vals, DOCUMENT, case=case))
-    return t22, t25
+            yield "3.25", Row(f"{who}, {where}", q, "kb/s", "throughput", vals, DOCUMENT, case=case)
 
 
 def _mf_rows(case: tuple[str, int, Any], runs: dict[Any, Any]) -> Iterator[tuple[str, Row]]:
@@ -330,9 +322,8 @@ def _mf_rows(case: tuple[str, int, Any], runs: dict[Any, Any]) -> Iterator[tuple
     full = {(router, n, *k): r for k, r in runs.items()}
     # Table 3.21's laws (Vegas-1_3 alone is a column of Table 3.22)
     laws = sorted({k[0] for k in runs if k[1] == 100} - {"vegas-1_3"}, key=list(LAWS).index)
-    rows22, rows25 = _mix_rows(full, router, n)
     yield from (("3.21", r) for r in _t21_rows(full, router, n, laws))
-    yield from (*(("3.22", r) for r in rows22), *(("3.25", r) for r in rows25))
+    yield from _mix_rows(full, router, n)
 
 
 def _mf_figures(cfg: ReportConfig, runs: list[tuple[Any, Any]]) -> tuple[Figure, Figure]:
@@ -373,16 +364,14 @@ def _mix_figure(
     """Jain's index against the share of Vegas-3 flows (Tsang's thesis Figs. 3.29a/b)."""
     shares = (0, *MIX_PERCENTS, 100)
 
-    def curves(router: str) -> list[_Curve]:
+    def curves(router: str) -> Iterator[_Curve]:
         tab = table_of("3.22", router)
-        out: list[_Curve] = []
         for i, n in enumerate(counts):
             base = f"001/table{tab}/{router}/n{n}/"
             docs = [doc(base + ("vegas0" if p == 0 else f"vegas-3/vegas{p}")) for p in shares]
             keys = [(router, n, "vegas-3", p) if p else (router, n, "reno", 100) for p in shares]
             pk = [_packet_jain(runs, (*k, "packet")) for k in keys]
-            out.append((f"C{i}", shares, docs, pk, f"{n} flows"))
-        return out
+            yield f"C{i}", shares, docs, pk, f"{n} flows"
 
     cap = prose("thesis-many-flows", "mix_figure")
     return _jain_figure(routers, curves, "Vegas-3 flows (%)", "thesis_mixes", cap)
@@ -391,17 +380,15 @@ def _mix_figure(
 def _mf_figure(runs: dict[_Case, Any], routers: tuple[str, ...], counts: tuple[int, ...]) -> Figure:
     """Jain's index of N flows of one law against N (Tsang's thesis Figs. 3.25a/b)."""
 
-    def curves(router: str) -> list[_Curve]:
+    def curves(router: str) -> Iterator[_Curve]:
         tab = table_of("3.21", router)
-        out: list[_Curve] = []
         for i, law in enumerate(("reno", "vegas-1", "vegas-2", "vegas-3")):
             if (router, counts[0], law, 100, "packet") not in runs:
                 continue
             key = "before" if law == "reno" else "after"
             docs = [doc(f"001/table{tab}/{router}/{law}/n{n}/{key}") for n in counts]
             pk = [_packet_jain(runs, (router, n, law, 100, "packet")) for n in counts]
-            out.append((f"C{i}", counts, docs, pk, law.capitalize()))
-        return out
+            yield f"C{i}", counts, docs, pk, law.capitalize()
 
     cap = prose("thesis-many-flows", "figure")
     return _jain_figure(routers, curves, "active flows", "thesis_many_flows", cap)

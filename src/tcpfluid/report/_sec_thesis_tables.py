@@ -280,26 +280,21 @@ DA_PERCENTS = (10, 30, 50, 70, 90, 100)
 T327_CASE = ("red-5-15", 30, 50)
 
 
-#: Table 3.28's receivers (connection 1, connection 2; True: delaying) and its keys
-_T328_ACKS: tuple[tuple[bool | list[bool], str], ...] = (
-    (False, "ia-ia"),
-    (True, "da-da"),
-    ([True, False], "da-ia"),
-)
-
-
 def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
     counts, routers = _mf_grid(cfg)
     return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
 
 
-#: the section's runs besides Table 3.26's: label -> (run function, its options); beside
-#: Table 3.28's, the library's defaults: the initial window of 2 packets; the ACK of two
-#: packets echoing the first one (RFC 7323), the rounds timed from the echoed samples; and
-#: Table 3.27's run from the initial window of 2 packets
+#: the section's runs besides Table 3.26's: label -> (run function, its options): Table
+#: 3.28's receivers (connection 1, connection 2; True: delaying); beside them, the library's
+#: defaults: the initial window of 2 packets; the ACK of two packets echoing the first one
+#: (RFC 7323), the rounds timed from the echoed samples; and Table 3.27's run from the
+#: initial window of 2 packets
 _RFC = {"delayed_ack_echo": "first", "ns2_vegas_timing": False}
 _DA_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
-    **{label.upper(): ("two_flow_ack_run", {"delayed_ack": da}) for da, label in _T328_ACKS},
+    "IA-IA": ("two_flow_ack_run", {"delayed_ack": False}),
+    "DA-DA": ("two_flow_ack_run", {"delayed_ack": True}),
+    "DA-IA": ("two_flow_ack_run", {"delayed_ack": [True, False]}),
     "DA, initial window 2": ("two_flow_ack_run", {"delayed_ack": True, "initial_window": 2.0}),
     "DA-IA, ACK echoing the first packet": (
         "two_flow_ack_run", {"delayed_ack": [True, False], **_RFC}
@@ -346,17 +341,15 @@ def _packet_row(
     return Row(setting, quantity, unit, kind, values, DOCUMENT, informative=tuple(extra), case=case)
 
 
-def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
-    rows = []
-    for (router, n, pct), r in zip(cases, out, strict=True):
+def _t26_rows(cases: tuple[tuple[str, int, int], ...], runs: Runs) -> Iterator[Row]:
+    for router, n, pct in cases:
         ref = doc(f"001/table{table_of('3.26', router)}/{router}/n{n}/vegas{pct}/delayed_ack")
-        pv = run_value(r, ("jain",), "no value")
+        pv = run_value(runs[(router, n, pct)], ("jain",), "no value")
         values = engine_cells(_NO_CF, _DA_FLUID, _DA_FLUID, pv, ref)
         who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
         setting = f"{who}, delayed ACKs, {n} flows, {router.upper()}"
         case = {"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True}
-        rows.append(share_row(setting, _SPREAD, values, DOCUMENT, two_flows=False, case=case))
-    return rows
+        yield share_row(setting, _SPREAD, values, DOCUMENT, two_flows=False, case=case)
 
 
 def _t27_medians(r27: dict[str, Any]) -> tuple[float, float]:
@@ -368,11 +361,11 @@ def _t27_medians(r27: dict[str, Any]) -> tuple[float, float]:
     return first, excess
 
 
-def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> list[Row]:
+def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> Iterator[Row]:
     """Table 3.27's rows from its run, with the same run from the library's initial window
     of 2 packets beside."""
     if "error" in r27:
-        return []
+        return
     beside = _t27_medians(r27_iw2) if "error" not in r27_iw2 else None
     setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
     last = "last recorded BaseRTT minus the round-trip propagation, median over the Vegas flows"
@@ -380,27 +373,24 @@ def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> list[Row]:
         ("first recorded BaseRTT, median over the Vegas flows", "first_base_rtt_median"),
         (last, "last_base_rtt_excess_median"),
     )
-    rows = []
     for j, ((q, key), v) in enumerate(zip(quantities, _t27_medians(r27), strict=True)):
         extra = None if beside is None else {_IW2: beside[j]}
         ref, case = doc(f"001/table3.27/{key}"), {"quantity": key}
-        rows.append(_packet_row(setting, q, "s", "time", v, ref, case, extra))
-    return rows
+        yield _packet_row(setting, q, "s", "time", v, ref, case, extra)
 
 
-def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> list[Row]:
+def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Row]:
     """Table 3.28's rows from the two-flow runs (IA-IA, DA-DA, DA-IA; DA-DA from an initial
     window of 2; DA-IA with ACKs echoing the first packet)."""
-    rows: list[Row] = []
     for label, r, keys in ((_IA_IA, ia, "ia-ia"), (_DA_DA, da, "da-da"), (_DA_IA, dai, "da-ia")):
         for i in (0, 1):
             echo = {_ECHO_RFC: dai_rfc["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
-            rows.append(_packet_row(
+            yield _packet_row(
                 _T328_SETTING + label, f"goodput of connection {i + 1}, 10–60 s", "kb/s",
                 "throughput", r["goodput_bps"][i] / 1e3,
                 doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
                 {"acks": keys, "connection": i + 1}, echo,
-            ))  # fmt: skip
+            )  # fmt: skip
 
     def base_rtt(label: str, r: Any, keys: str, q: str, i: int, key: str, **extra: Any) -> Row:
         return _packet_row(
@@ -412,17 +402,16 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> list[Row]:
     # connection 1 delays its ACKs, connection 2 does not; then both delay (beside: the
     # same run from an initial window of 2); then both acknowledge at once
     both = [(i, q, f"{q}_base_rtt{i + 1}") for i in (0, 1) for q in ("first", "final")]
-    rows += [base_rtt(_DA_IA, dai, "da-ia", q, i, key) for i, q, key in both]
-    rows += [
+    yield from (base_rtt(_DA_IA, dai, "da-ia", q, i, key) for i, q, key in both)
+    yield from (
         base_rtt(_DA_DA, da, "da-da", q, i, key, **{_IW2: float(da2[f"{q}_base_rtt_s"][i])})
         for i, q, key in both
-    ]
-    rows.append(base_rtt(_IA_IA, ia, "ia-ia", "final", 0, "final_base_rtt"))
-    return rows
+    )
+    yield base_rtt(_IA_IA, ia, "ia-ia", "final", 0, "final_base_rtt")
 
 
 def _da_rows(cases: tuple[tuple[str, int, int], ...], runs: Runs) -> Iterator[tuple[str, Row]]:
-    yield from (("3.26", r) for r in _t26_rows(list(cases), [runs[c] for c in cases]))
+    yield from (("3.26", r) for r in _t26_rows(cases, runs))
     r27 = runs.get(T327_CASE, {"error": "not run"})
     yield from (("3.27", r) for r in _t27_rows(r27, runs[", initial window 2"]))
     yield from (("3.28", r) for r in _t28_rows(*(runs[k] for k in list(_DA_RUNS)[:5])))
