@@ -4,7 +4,10 @@ nobody tuned for.
 Run: ``python benchmarks/holdout.py [--seed 1] [--n 64] [--jobs N] [--json OUT]
 [--packet-repeat]``;
 ``python benchmarks/holdout.py --pool OUT1.json OUT2.json ...`` prints the tables over the
-stored runs of several seeds together (nothing is run again).
+stored runs of several seeds together (nothing is run again);
+``python benchmarks/holdout.py --rerun OUT1.json ...`` runs the fluid engines of this tree
+again on stored seeds, against their stored packet runs, and prints what moved (a model
+change judged on the seeds it was measured on, without running the packets again).
 
 Each scenario is drawn from ``--seed`` (same seed, same scenarios, same figures): every
 law of :data:`tcpfluid.algorithms.registry.ALGORITHMS` in turn as the scenario's law (a
@@ -453,31 +456,44 @@ def run_case(index: int, seed: int, engines: Sequence[str] | None = None) -> dic
         if eng == NS2:
             _ns2_runs(case, out, out["engines"].get(PACKET))
             continue
-        t0 = time.process_time()
-        name, opts = engine_options(case, eng)
-        try:
-            res = tcpfluid.simulate(case.scenario, name, **opts)
-        except ValueError as exc:
-            # refused: the engine declined the scenario before running it; a ValueError
-            # from the summary of what it computed (a negative throughput...) is a failure
-            after_run = any(
-                "tcpfluid/metrics" in f.filename or "tcpfluid/results" in f.filename
-                for f in traceback.extract_tb(exc.__traceback__)
-            )
-            out["engines"][eng] = {
-                "status": "failed" if after_run else "refused",
-                "message": str(exc),
-            }
-        except Exception as exc:  # a failure is reported, not hidden
-            out["engines"][eng] = {
-                "status": "failed",
-                "message": f"{type(exc).__name__}: {exc}",
-                "traceback": traceback.format_exc(limit=4),
-            }
-        else:
-            out["engines"][eng] = {"status": "ok", "values": _values(res)}
-        out["engines"][eng]["cpu_s"] = time.process_time() - t0
+        out["engines"][eng] = run_engine(case, eng)
     return out
+
+
+def run_engine(case: Case, eng: str) -> dict[str, Any]:
+    """One engine's entry of a run: ``status`` ("ok" with its ``values``, "refused" or
+    "failed" with a ``message``) and the CPU time it took."""
+    t0 = time.process_time()
+    name, opts = engine_options(case, eng)
+    entry: dict[str, Any]
+    try:
+        res = tcpfluid.simulate(case.scenario, name, **opts)
+    except ValueError as exc:
+        # refused: the engine declined the scenario before running it; a ValueError from
+        # the summary of what it computed (a negative throughput...) is a failure
+        after_run = any(
+            "tcpfluid/metrics" in f.filename or "tcpfluid/results" in f.filename
+            for f in traceback.extract_tb(exc.__traceback__)
+        )
+        entry = {"status": "failed" if after_run else "refused", "message": str(exc)}
+    except Exception as exc:  # a failure is reported, not hidden
+        entry = {
+            "status": "failed",
+            "message": f"{type(exc).__name__}: {exc}",
+            "traceback": traceback.format_exc(limit=4),
+        }
+    else:
+        entry = {"status": "ok", "values": _values(res)}
+    entry["cpu_s"] = time.process_time() - t0
+    return entry
+
+
+def rerun_case(index: int, seed: int, engines: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """Draw scenario ``index`` of ``seed`` again and run ``engines`` on it (``--rerun``; one
+    task of the pool): its description, to check the draw is the stored one, and each
+    engine's entry."""
+    case = draw_case(index, seed)
+    return describe(case), {eng: run_engine(case, eng) for eng in engines}
 
 
 def _rel(a: float, b: float) -> float:
@@ -800,25 +816,83 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     return "\n".join(out)
 
 
+def stored_runs(path: str, option: str = "--pool") -> dict[str, Any]:
+    """A ``--json`` output as written, its runs' specs read back (no buffer limit is
+    written as null) and their comparisons dropped (they are made again, by this script's
+    rules, from the stored values); ``SystemExit`` naming ``option`` if it is not one."""
+    try:
+        with open(path) as fh:
+            payload = json.load(fh)
+        int(payload["seed"])
+        runs = list(payload["runs"])
+        for run in runs:
+            spec = run["spec"] = dict(run["spec"])
+            if spec["buffer_bdp"] is None:
+                spec["buffer_bdp"] = math.inf
+            run.pop("comparisons", None)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"{option}: {path} is not a hold-out --json output ({exc})") from exc
+    return dict(payload)
+
+
 def pooled_runs(paths: Sequence[str]) -> list[dict[str, Any]]:
-    """The scenarios of several ``--json`` outputs, each labelled with its seed (their
-    comparisons are made again, by this script's rules, from the stored values)."""
+    """The scenarios of several ``--json`` outputs, each labelled with its seed."""
     runs = []
     for path in paths:
-        try:
-            with open(path) as fh:
-                payload = json.load(fh)
-            seed, stored = payload["seed"], payload["runs"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise SystemExit(f"--pool: {path} is not a hold-out --json output ({exc})") from exc
-        for run in stored:
-            spec = dict(run["spec"])
-            if spec["buffer_bdp"] is None:  # written as null: no buffer limit
-                spec["buffer_bdp"] = math.inf
-            run = {**run, "spec": spec, "describe": f"seed {seed} {run['describe']}"}
-            run.pop("comparisons", None)
-            runs.append(run)
+        payload = stored_runs(path)
+        seed = payload["seed"]
+        runs += [{**run, "describe": f"seed {seed} {run['describe']}"} for run in payload["runs"]]
     return runs
+
+
+def _agreeing(verdicts: Sequence[str]) -> str:
+    """``agree/compared`` of a list of verdicts."""
+    compared = sum(v in ("agree", "differ") for v in verdicts)
+    return f"{verdicts.count('agree')}/{compared}"
+
+
+def rerun(paths: Sequence[str], jobs: int) -> list[dict[str, Any]]:
+    """``--rerun``: the stored ``--json`` outputs at ``paths`` with each scenario's
+    :data:`FLUID_ENGINES` run again by this tree (their packet runs, and the packets'
+    repeat and ns-2's where stored, kept); prints each comparison whose verdict moved and
+    each file's counts before and after. A scenario the seed no longer draws as stored
+    (the generator changed since) stops it: its packet run would judge another scenario."""
+    payloads = [stored_runs(p, "--rerun") for p in paths]
+    tasks = [(k, p["seed"], run) for k, p in enumerate(payloads) for run in p["runs"]]
+    args = [(run["index"], seed, FLUID_ENGINES) for _, seed, run in tasks]
+    if jobs == 1:
+        got = [rerun_case(*a) for a in args]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            got = list(pool.map(rerun_case, *zip(*args, strict=True)))
+    before: dict[tuple[int, str], list[str]] = defaultdict(list)  # (file, engine)
+    for (k, seed, run), (drawn, entries) in zip(tasks, got, strict=True):
+        if drawn != run["describe"]:
+            raise SystemExit(
+                f"--rerun: seed {seed} draws scenario {run['index']} as {drawn!r}, stored as "
+                f"{run['describe']!r}: the draw changed since the file was written"
+            )
+        old = {eng: compare(run, eng) for eng in FLUID_ENGINES}
+        run["engines"] = {**run["engines"], **entries}
+        for eng in FLUID_ENGINES:
+            before[(k, eng)] += [c["verdict"] for c in old[eng]]
+            for was, now in zip(old[eng], compare(run, eng), strict=True):
+                if was["verdict"] != now["verdict"]:
+                    print(
+                        f"  seed {seed} {run['describe']}: {eng} {now['quantity']} "
+                        f"{was['verdict']} -> {now['verdict']} (packet "
+                        f"{_fmt(now.get('packet'))}, before {_fmt(was.get('fluid'))}, now "
+                        f"{_fmt(now.get('fluid'))})"
+                    )
+    for k, (path, payload) in enumerate(zip(paths, payloads, strict=True)):
+        seed = payload["seed"]
+        moved = [
+            f"{eng} {_agreeing(before[(k, eng)])} -> "
+            + _agreeing([c["verdict"] for run in payload["runs"] for c in compare(run, eng)])
+            for eng in FLUID_ENGINES
+        ]
+        print(f"{path} (seed {seed}): {'; '.join(moved)}")
+    return payloads
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -861,6 +935,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "informs, no fluid count uses it",
     )
     ap.add_argument("--ns", metavar="PATH", help="the ns-2 binary (default: $TCPFLUID_NS2 or ns)")
+    ap.add_argument(
+        "--rerun",
+        nargs="+",
+        metavar="JSON",
+        help="run the fluid engines again (with --classical the classical model too) on "
+        "the scenarios of these --json outputs, judged against their stored packet runs: "
+        "prints each comparison whose verdict moved, each file's counts before and after, "
+        "and the tables (a model change judged on stored seeds without running the packets "
+        "again); with --json, the new runs of one file",
+    )
     args = ap.parse_args(argv)
     if args.pool:
         runs = pooled_runs(args.pool)
@@ -870,6 +954,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     global FLUID_ENGINES
     if args.classical:
         FLUID_ENGINES = (*FLUID_ENGINES, CLASSICAL)
+    if args.rerun:
+        if args.json and len(args.rerun) > 1:
+            ap.error("--json with --rerun takes one file")
+        jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
+        if jobs < 1:
+            ap.error(f"--jobs must be >= 1, got {jobs}")
+        print(f"hold-out: the fluid engines ({', '.join(FLUID_ENGINES)}) again on "
+              f"{len(args.rerun)} stored run(s)", flush=True)  # fmt: skip
+        payloads = rerun(args.rerun, jobs)
+        runs = [
+            {**run, "describe": f"seed {p['seed']} {run['describe']}"}
+            for p in payloads
+            for run in p["runs"]
+        ]
+        print()
+        print(report(runs, summarise_runs(runs)))
+        if args.json:
+            payload = payloads[0]
+            s = summarise_runs(payload["runs"])
+            engines = list(payload.get("engines", [PACKET]))
+            engines += [e for e in FLUID_ENGINES if e not in engines]
+            payload.update(engines=engines, rerun_of=args.rerun[0])
+            payload["counts"] = {"|".join(k): v for k, v in s["counts"].items()}
+            with open(args.json, "w") as fh:
+                json.dump(_finite(payload), fh, indent=1, default=_json_default)
+        return 0
     if args.n < 1:
         ap.error(f"--n must be >= 1, got {args.n}")
     if args.seed < 0:

@@ -266,3 +266,52 @@ def test_ns2_and_the_packet_simulator_carry_the_same_utilization(holdout: Any) -
     packet = run["engines"][holdout.NS2_PACKET]["values"]["utilization"]
     assert ns2["values"]["utilization"] == pytest.approx(packet, rel=0.10)
     assert ns2["values"]["throughput share"] == [1.0]
+
+
+def _rerun_files(holdout: Any, tmp_path: Path, stored: dict[str, Any]) -> tuple[str, str]:
+    import json
+
+    path = tmp_path / "stored.json"
+    path.write_text(json.dumps({"seed": 1, "engines": ["packet"], "runs": [stored]}))
+    return str(path), str(tmp_path / "again.json")
+
+
+def test_rerun_runs_the_fluid_engines_again_against_the_stored_packet_run(
+    holdout: Any, tmp_path: Path, capsys: Any
+) -> None:
+    import copy
+    import json
+
+    # scenario 2 of seed 1: six Quick Vegas flows, a CBR step, 15 s (a fraction of a second)
+    fresh = holdout.run_case(2, 1)  # the packet run and every fluid engine, from scratch
+    # stored with a round-model utilization whose verdict is the opposite of the fresh one
+    util = next(c for c in holdout.compare(fresh, "rounds") if c["quantity"] == "utilization")
+    packet_util = fresh["engines"]["packet"]["values"]["utilization"]
+    stored = copy.deepcopy(fresh)
+    stored.pop("comparisons", None)
+    stored_util = 2.0 * packet_util if util["verdict"] == "agree" else packet_util
+    stored["engines"]["rounds"]["values"]["utilization"] = stored_util
+    was = "differ" if util["verdict"] == "agree" else "agree"
+    path, out = _rerun_files(holdout, tmp_path, stored)
+    assert holdout.main(["--rerun", path, "--jobs", "1", "--json", out]) == 0
+    printed = capsys.readouterr().out
+    assert f"rounds utilization {was} -> {util['verdict']}" in printed
+    again = json.loads(Path(out).read_text())["runs"][0]["engines"]
+    # the stored packet run is kept; the fluid engines' values are a fresh run's
+    assert again["packet"] == json.loads(json.dumps(fresh["engines"]["packet"]))
+    for eng in holdout.FLUID_ENGINES:
+        assert again[eng]["values"] == json.loads(json.dumps(fresh["engines"][eng]["values"]))
+    # each file's counts before and after, by the comparison rule
+    fresh_counts = [c["verdict"] for c in holdout.compare(fresh, "rounds")]
+    after = f"{fresh_counts.count('agree')}/{sum(v in ('agree', 'differ') for v in fresh_counts)}"
+    assert "(seed 1): rounds " in printed and f"-> {after};" in printed
+
+
+def test_rerun_refuses_a_scenario_the_seed_no_longer_draws(holdout: Any, tmp_path: Path) -> None:
+    stored = holdout.run_case(2, 1, ())  # the packet run only
+    stored["describe"] = stored["describe"].replace("quick-vegas", "vegas")
+    path, _ = _rerun_files(holdout, tmp_path, stored)
+    with pytest.raises(SystemExit, match="the draw changed since the file was written"):
+        holdout.main(["--rerun", path, "--jobs", "1"])
+    with pytest.raises(SystemExit, match=r"--rerun: .* is not a hold-out --json output"):
+        holdout.main(["--rerun", str(tmp_path / "missing.json"), "--jobs", "1"])
