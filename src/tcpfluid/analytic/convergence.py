@@ -20,8 +20,6 @@ __all__ = [
     "tcp_ho_cubic_root",
 ]
 
-_EQ_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas")
-
 
 def rounds_to_equilibrium(
     algorithm: str,
@@ -38,7 +36,7 @@ def rounds_to_equilibrium(
     with the backlog ``delta`` (0 <= Δ < β, packets) held constant. ``window`` W > 0 and
     ``n`` >= 1, packets and a ratio. Eq. (12) ignores the "at most double" cap and assumes
     succ is never reset (docs/analytic.md, "Model assumptions")."""
-    check_choice("algorithm", algorithm, _EQ_ALGORITHMS)
+    check_choice("algorithm", algorithm, ("vegas", "enhanced-vegas", "quick-vegas"))
     w = as_float_array("window", window, positive=True)
     nn = as_float_array("n", n, minimum=1.0)
     b = check_real("beta", beta)
