@@ -20,8 +20,6 @@ __all__ = [
     "tcp_ho_cubic_root",
 ]
 
-_EQ_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas")
-
 
 def rounds_to_equilibrium(
     algorithm: str,
@@ -38,7 +36,7 @@ def rounds_to_equilibrium(
     with the backlog ``delta`` (0 <= Δ < β, packets) held constant. ``window`` W > 0 and
     ``n`` >= 1, packets and a ratio. Eq. (12) ignores the "at most double" cap and assumes
     succ is never reset (docs/analytic.md, "Model assumptions")."""
-    check_choice("algorithm", algorithm, _EQ_ALGORITHMS)
+    check_choice("algorithm", algorithm, ("vegas", "enhanced-vegas", "quick-vegas"))
     w = as_float_array("window", window, positive=True)
     nn = as_float_array("n", n, minimum=1.0)
     b = check_real("beta", beta)
@@ -47,10 +45,9 @@ def rounds_to_equilibrium(
         raise ValueError(f"delta must be in [0, beta) = [0, {b}), got {delta!r}")
     if algorithm in ("vegas", "enhanced-vegas"):
         return _finite_result("rounds_to_equilibrium", lambda: (nn - 1.0) * w, window=window, n=n)
-    step = b - dl
     return _finite_result(
         "rounds_to_equilibrium",
-        lambda: (-1.0 + np.sqrt(1.0 + 8.0 * w * ((nn - 1.0) / step))) / 2.0,
+        lambda: (-1.0 + np.sqrt(1.0 + 8.0 * w * ((nn - 1.0) / (b - dl)))) / 2.0,
         window=window,
         n=n,
         beta=beta,
@@ -172,15 +169,12 @@ def conspicuous_round(
     def tcp_ho_round() -> NDArray[np.float64]:
         if queue == "paper":
             root = tcp_ho_cubic_root(b)
-        elif queue == "table":
-            root = 3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0))
         else:
+            root = 3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0))  # "table"
+        if queue == "bottleneck":
             # the Table-4 (sender-queue) condition still applies while W_k - μd < z_{k-1};
             # the bottleneck condition W_{k-2} >= μd takes over beyond (derive.py)
-            root = np.minimum(
-                3.0 + np.sqrt(np.maximum(4.0 * b - 7.0, 0.0)),
-                3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0)),
-            )
+            root = np.minimum(3.0 + np.sqrt(np.maximum(4.0 * b - 7.0, 0.0)), root)
         # Table 4's growth starts at round 2; k is at least 2
         return np.asarray(np.maximum(_even_ceil(root), 2.0))
 

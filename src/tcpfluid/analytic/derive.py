@@ -64,16 +64,14 @@ def critical_window_expr(
     deciding = W / (1 - f) if rule == "sender" and algorithm == "quick-vegas" else W
     condition = sp.Eq(deciding * (D - d) / D, gamma)
     roots = sp.solve(condition, W)
-    positive = [r for r in roots if r.subs({gamma: 1, mu: 100, d: 1}).is_positive]
-    (root,) = positive
+    (root,) = [r for r in roots if r.subs({gamma: 1, mu: 100, d: 1}).is_positive]
     return sp.simplify(root.subs(mu, B / d))
 
 
 def quick_vegas_slow_start_expr() -> sp.Expr:
     """Window of round i in Quick Vegas slow start: W_{i+1} = W_i + W_i/2, W_0 = 2."""
     w = sp.Function("w")
-    sol = sp.rsolve(w(i + 1) - w(i) - w(i) / 2, w(i), {w(0): 2})
-    return sp.simplify(sol)
+    return sp.simplify(sp.rsolve(w(i + 1) - w(i) - w(i) / 2, w(i), {w(0): 2}))
 
 
 def vegas_slow_start_round_expr() -> sp.Expr:
@@ -101,8 +99,7 @@ def rounds_expr(algorithm: str) -> sp.Expr:
         return sp.simplify(sol)
     total = sp.summation((beta - Delta) * j, (j, 1, i))
     roots = sp.solve(sp.Eq(W + total, n * W), i)
-    probe = {W: 10, n: 3, beta: 4, Delta: 0}
-    (root,) = [r for r in roots if r.subs(probe).is_positive]
+    (root,) = [r for r in roots if r.subs({W: 10, n: 3, beta: 4, Delta: 0}).is_positive]
     return sp.simplify(root)
 
 
@@ -193,8 +190,7 @@ def vegas_equilibrium_expr() -> sp.Expr:
     """
     q = sp.Symbol("q", positive=True)
     rtt = d + q / mu
-    sol = sp.solve([sp.Eq(W / rtt, mu), sp.Eq(W * (1 - d / rtt), N)], [W, q], dict=True)
-    (s,) = sol
+    (s,) = sp.solve([sp.Eq(W / rtt, mu), sp.Eq(W * (1 - d / rtt), N)], [W, q], dict=True)
     return sp.simplify(s[W].subs(mu, B / d))
 
 

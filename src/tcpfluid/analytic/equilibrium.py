@@ -198,13 +198,12 @@ def blb_equilibrium(
             np.atleast_1d(as_float_array("prop_delay_s", prop_delay_s, positive=True)), a.shape
         )
         windows = a * (d + delta) / (delta - x)
-    ji = jain_index(rates)
     return BLBEquilibrium(
         queueing_delay_s=float(delta),
         rates_pps=np.asarray(rates, dtype=np.float64),
         windows_pkts=np.asarray(windows, dtype=np.float64),
         queue_pkts=float(c * delta),
-        jain_index=float(ji),
+        jain_index=float(jain_index(rates)),
     )
 
 

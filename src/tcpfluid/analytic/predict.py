@@ -99,11 +99,10 @@ def _settle_from_above(
 ) -> tuple[float, int]:
     """Window and rounds of congestion avoidance from a window above the band's target,
     by the law's own rule with Δ = W − μd (docs/analytic.md, "Domain of the closed forms")."""
-    w, rounds = start, 0
     if algorithm != "quick-vegas":
-        k = max(math.ceil(w - bdp - b - 1e-9), 0)
-        return w - k, k
-    m = 0.5 * (a + b)
+        k = max(math.ceil(start - bdp - b - 1e-9), 0)
+        return start - k, k
+    w, rounds, m = start, 0, 0.5 * (a + b)
     while w - bdp > m + 1e-9:
         delta = w - bdp
         w -= 0.5 * (delta - m) if delta > b else 1.0
@@ -236,9 +235,8 @@ def _approach(algorithm: str, start: float, bdp: float, a: float, b: float) -> t
         target = bdp + (a + b) / 2.0
         if start > target:
             return _settle_from_above(algorithm, start, bdp, a, b)
-        ratio = target / start
         return target, math.ceil(
-            float(rounds_to_equilibrium("quick-vegas", start, ratio, beta=b)) - 1e-9
+            float(rounds_to_equilibrium("quick-vegas", start, target / start, beta=b)) - 1e-9
         )
     if start > bdp + b:
         return _settle_from_above(algorithm, start, bdp, a, b)

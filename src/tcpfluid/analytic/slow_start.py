@@ -8,6 +8,7 @@ and the window of each slow-start round. The model: docs/analytic.md, "Model ass
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -98,8 +99,6 @@ def max_slow_start_rounds(
     check_choice("rule", rule, SLOW_START_RULES)
     big = float(np.finfo(np.float64).max)
     if algorithm == "tcp-ho":
-        import sys
-
         return sys.maxsize
     if algorithm == "vegas":
         # 2^(floor(i/2)+1) <= max  <=>  floor(i/2) + 1 <= 1023 (2^1024 overflows)
@@ -242,10 +241,8 @@ def slow_start_windows(
     n = check_int("rounds", rounds, minimum=1)
     check_choice("indexing", indexing, ("quick-vegas", "tcp-ho"))
     whole_acks = check_bool("whole_acks", whole_acks)
-    if algorithm != "tcp-ho":
+    if algorithm != "tcp-ho":  # TCP-Ho's rule: checked by max_slow_start_rounds
         _check_rule(rule, "average", algorithm, whole_acks)
-    else:
-        check_choice("rule", rule, SLOW_START_RULES)
     top = max_slow_start_rounds(algorithm, whole_acks=whole_acks, rule=rule)
     if n > top:
         raise ValueError(
@@ -340,11 +337,8 @@ def slow_start_exit(
     n = int(4 * np.ceil(np.log(max(w_star, 2.0)) / np.log(1.5))) + 8
     n = min(n, max_slow_start_rounds(kind, whole_acks=bool(whole_acks), rule=rule))
     windows = slow_start_windows(kind, n, whole_acks=whole_acks, rule=rule)
-    growth = np.ones(n, dtype=bool)
-    if kind == "vegas":
-        growth = (np.arange(n) % 2 == 0) & (np.arange(n) >= 2)
-    else:
-        growth[0] = False
+    i = np.arange(n)
+    growth = (i % 2 == 0) & (i >= 2) if kind == "vegas" else i >= 1
     candidates = np.nonzero(growth & (windows >= w_star))[0]
     if candidates.size == 0:
         raise ValueError(
@@ -353,11 +347,10 @@ def slow_start_exit(
         )
     r = int(candidates[0])
     decide = r + 3 if lagged else r + 2
-    _finite_result("slow_start_exit", lambda: decide * d, bdp=bdp, rtt_s=rtt_s)
     w = float(windows[r])
     # the deciding round's window, the next of the table (beyond it: past the float range)
     cut = (float(windows[r + 1]) if r + 1 < n else float("inf")) if lagged else w
-    _finite_result("slow_start_exit", lambda: cut, bdp=bdp, rtt_s=rtt_s)
+    _finite_result("slow_start_exit", lambda: (decide * d, cut), bdp=bdp, rtt_s=rtt_s)
     return SlowStartExit(
         round=r,
         window_pkts=w,

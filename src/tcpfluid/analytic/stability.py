@@ -297,8 +297,7 @@ def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
     for lag in range(1, top + 1):
         rho = [spectral_radius(float(g), lag) for g in gains]
         (line,) = ax.plot(gains, rho, label=f"lag {lag} round{'s' if lag > 1 else ''}")
-        artists.append(line)
-        artists.append(ax.axvline(critical_gain(lag), color=line.get_color(), ls=":", lw=0.8))
+        artists += [line, ax.axvline(critical_gain(lag), color=line.get_color(), ls=":", lw=0.8)]
     artists.append(ax.axhline(1.0, color="black", lw=0.8))
     marks = [
         ("Quick Vegas eq. (3), every round, packets", 2.0, 2),
@@ -309,7 +308,7 @@ def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
     ]
     for (label, g, lag), marker in zip(marks, "oDxs^", strict=True):
         hollow = marker == "D"  # drawn open: it shares its point with the round model's
-        (pt,) = ax.plot(
+        artists += ax.plot(
             [g],
             [spectral_radius(g, lag)],
             marker,
@@ -318,7 +317,6 @@ def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
             markersize=10 if hollow else 6,
             label=label,
         )
-        artists.append(pt)
     ax.set_xlabel("gain K (packets of window per packet of backlog error, per round)")
     ax.set_ylabel("spectral radius of the round map")
     ax.set_title("Converges below 1, oscillates above")

@@ -280,7 +280,7 @@ def _check_algorithms(name: str, algorithms: Sequence[str]) -> list[str]:
 def _check_engine(packet_engine: Any) -> PacketEngine | None:
     if packet_engine is True or packet_engine == "packet":
         return functools.partial(simulate, engine="packet")  # tcpfluid.simulate's packet run
-    if packet_engine is not None and (packet_engine is False or not callable(packet_engine)):
+    if packet_engine is not None and not callable(packet_engine):
         raise TypeError(
             f"packet_engine must be None, 'packet' (tcpfluid.simulate's packet engine) or a "
             f"callable taking a Scenario (e.g. tcpfluid.sim.simulate_packets), got "

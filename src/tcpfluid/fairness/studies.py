@@ -24,6 +24,7 @@ from . import (
     _QV_TABLE_3,
     _THESIS_SETTINGS,
     FairnessStudy,
+    FloatArray,
     PacketEngine,
     _check_algorithms,
     _check_engine,
@@ -45,8 +46,6 @@ __all__ = [
     "qv_many_flows_study",
     "thesis_two_flow_study",
 ]
-
-FloatArray = NDArray[np.float64]
 
 
 def thesis_two_flow_study(
@@ -100,8 +99,7 @@ def thesis_two_flow_study(
             sc = build_scenario(
                 "thesis-two-flow", x2=f"{x2}ms", queue=queue, duration=f"{T}s"
             ).with_algorithm(algo, **params)
-            r = _ode(sc, measure_from_s=m0)
-            summ = _summary(r)
+            summ = _summary(_ode(sc, measure_from_s=m0))
             thr = _throughputs(summ)
             row: dict[str, Any] = {
                 "x2_ms": x2,
@@ -367,10 +365,7 @@ def ho_friendliness_study(
     """
     engine = _check_engine(packet_engine)
     T, m0 = _check_window(duration_s, measure_from_s)
-    kinds: list[tuple[str, str]] = []
-    for pair in pairs:
-        first, second = _check_algorithms("pairs", _two("pairs", pair))
-        kinds.append((first, second))
+    kinds = [_check_algorithms("pairs", _two("pairs", pair)) for pair in pairs]
     counts = [_check_mix(m) for m in mixes]
     if not kinds or not counts:
         raise ValueError(f"pairs and mixes must each list at least one, got {pairs!r}, {mixes!r}")

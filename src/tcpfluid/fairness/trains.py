@@ -71,8 +71,8 @@ def train_fraction(
 
     Returns f in [0, 1]; a ValueError if the trace is sampled coarser than ``0.5/c``.
     """
-    t = np.asarray(as_float_array("t_s", t_s), dtype=np.float64)
-    g = np.asarray(as_float_array("goodput_pps", goodput_pps, nonnegative=True), dtype=np.float64)
+    t = as_float_array("t_s", t_s)
+    g = as_float_array("goodput_pps", goodput_pps, nonnegative=True)
     if t.ndim != 1 or g.shape != t.shape or t.size < 2:
         raise ValueError(
             f"t_s and goodput_pps must be 1-D of one length >= 2, got {t.shape} and {g.shape}"
