@@ -91,11 +91,10 @@ def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: Ar
     idx = np.where(found, first_out - 1, 0)
     tt = np.take_along_axis(t, first_out[None, ...], axis=0)[0]
     ww = np.take_along_axis(w, idx[None, ...], axis=0)[0]
-    nan = np.nan
     return Event(
-        index=np.where(found, idx, nan).astype(np.float64),
-        time_s=np.where(found, tt, nan),
-        value=np.where(found, ww, nan),
+        index=np.where(found, idx, np.nan).astype(np.float64),
+        time_s=np.where(found, tt, np.nan),
+        value=np.where(found, ww, np.nan),
         found=np.asarray(found),
     )
 
