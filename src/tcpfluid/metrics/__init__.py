@@ -146,9 +146,7 @@ def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
     >>> float(jain_index([1.0, 1.0, 1.0, 1.0])), float(jain_index([1.0, 0.0]))
     (1.0, 0.5)
     """
-    x = as_float_array("throughput", throughput, nonnegative=True)
-    if x.ndim == 0:
-        x = x[None]
+    x = np.atleast_1d(as_float_array("throughput", throughput, nonnegative=True))
     return np.asarray(_jain(x, axis=axis), dtype=np.float64)
 
 
