@@ -89,12 +89,10 @@ class Column:
         """The plain values of the rows ``a`` (of :attr:`values`)."""
         if not self._numeric():
             return a.tolist()
-        if not self.nullable:
-            return (a.astype(np.int64) if self.integer else a).tolist()
-        gone = np.isnan(a)
-        if self.none_inf:
-            gone |= a == math.inf
-        if not gone.any():
+        gone = None
+        if self.nullable:
+            gone = np.isnan(a) | (a == math.inf) if self.none_inf else np.isnan(a)
+        if gone is None or not gone.any():
             return (a.astype(np.int64) if self.integer else a).tolist()
         if gone.all():
             return np.full(a.shape, None, dtype=object).tolist()

@@ -56,8 +56,7 @@ def check_range(
 ) -> float:
     """A float inside ``[lo, hi]`` (ends open where asked)."""
     x = check_real(name, value)
-    bad = (x <= lo if lo_open else x < lo) or (x >= hi if hi_open else x > hi)
-    if bad:
+    if (x <= lo if lo_open else x < lo) or (x >= hi if hi_open else x > hi):
         left = "(" if lo_open else "["
         right = ")" if hi_open else "]"
         raise ValueError(f"{name} must be in {left}{lo}, {hi}{right}, got {value!r}")

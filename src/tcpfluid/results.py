@@ -224,11 +224,10 @@ class Summary:
         (written by :func:`tcpfluid._json.dumps` without making the lists): the keys of
         :data:`~tcpfluid._result_columns.SUMMARY_KEYS`, then :attr:`extras`."""
         f0 = self.flows[0]
-        fl = self._columns
         out: dict[str, Any] = {}
         for key, kind, name, how in SUMMARY_KEYS:
             if kind == "flows":
-                out[key] = Column(getattr(fl, name), **how)
+                out[key] = Column(getattr(self._columns, name), **how)
                 continue
             v = getattr(f0 if kind == "f0" else self, name)
             out[key] = list(v) if isinstance(v, tuple) else v
@@ -508,11 +507,8 @@ class Result:
             )
 
         parts = [
-            frame(q, np.tile(self.time_s, F), np.repeat(names, T), arr.reshape(-1))
-            for q, arr in (
-                ("window_pkts", self.window_pkts),
-                ("throughput_pps", self.throughput_pps),
-            )
+            frame(q, np.tile(self.time_s, F), np.repeat(names, T), getattr(self, q).reshape(-1))
+            for q in ("window_pkts", "throughput_pps")
         ]
         parts.append(frame("queue_pkts", self.time_s, "", self.queue_pkts))
         return pd.concat(parts, ignore_index=True)

@@ -91,11 +91,10 @@ def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: Ar
     idx = np.where(found, first_out - 1, 0)
     tt = np.take_along_axis(t, first_out[None, ...], axis=0)[0]
     ww = np.take_along_axis(w, idx[None, ...], axis=0)[0]
-    nan = np.nan
     return Event(
-        index=np.where(found, idx, nan).astype(np.float64),
-        time_s=np.where(found, tt, nan),
-        value=np.where(found, ww, nan),
+        index=np.where(found, idx, np.nan).astype(np.float64),
+        time_s=np.where(found, tt, np.nan),
+        value=np.where(found, ww, np.nan),
         found=np.asarray(found),
     )
 
@@ -147,9 +146,7 @@ def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
     >>> float(jain_index([1.0, 1.0, 1.0, 1.0])), float(jain_index([1.0, 0.0]))
     (1.0, 0.5)
     """
-    x = as_float_array("throughput", throughput, nonnegative=True)
-    if x.ndim == 0:
-        x = x[None]
+    x = np.atleast_1d(as_float_array("throughput", throughput, nonnegative=True))
     return np.asarray(_jain(x, axis=axis), dtype=np.float64)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import memory_budget_bytes
+from .._validation import _is_number, memory_budget_bytes
 from . import law_settle_band, settling
 
 FloatArray = NDArray[np.float64]
@@ -214,8 +214,7 @@ def _convergence(
     it, as ``(flow, change, time)`` columns (``t``: ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``);
     each pair judged as a column of its own in the flows' block layout, so that NumPy's
     sums take the same order as over the flows."""
-    n = int(fr.settle_window_pkts.shape[1])
-    R = int(fr.settle_window_pkts.shape[0])
+    R, n = fr.settle_window_pkts.shape
     c = np.asarray(changes, dtype=np.float64)
     tb = np.broadcast_to(t, (R, n))
     k_of = np.searchsorted(c, tb, side="left") - 1  # the last change before each sample
@@ -311,8 +310,7 @@ def run_values(
     with np.errstate(invalid="ignore"):
         latest = np.where(before, start + t_eq, -np.inf).max(axis=1, initial=-np.inf)
     settled = before.any(axis=1) & ~(before & np.isnan(t_eq)).any(axis=1)
-    span = end[:, 0] - m0
-    den = np.asarray(capacity_pps, dtype=np.float64) * span
+    den = np.asarray(capacity_pps, dtype=np.float64) * (end[:, 0] - m0)
     with np.errstate(invalid="ignore", divide="ignore"):
         util = np.where(den > 0, np.asarray(carried_pkts, dtype=np.float64) / den, np.nan)
     return {
@@ -405,7 +403,7 @@ def check_settle_band(
         return None
 
     def one(name: str, v: Any) -> float:
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        if not _is_number(v):
             raise TypeError(f"{name} must be a number of packets >= 0 (or inf), got {v!r}")
         if not float(v) >= 0.0:
             raise ValueError(f"{name} must be >= 0 packets (or inf), got {v!r}")

@@ -257,8 +257,7 @@ def _settle(
         growing[went_on] = _swing(vb, earlier, went_on) + _pick_at(base, went_on) < _pick_at(
             amp_before, went_on
         )
-    try_cycle = has & ~fixed
-    cycle = try_cycle & (amp_h <= cap_b) & ~drifting & ~growing
+    cycle = has & ~fixed & (amp_h <= cap_b) & ~drifting & ~growing
     settled = fixed | cycle
     # the band of either: the envelope of the steady stretch (:func:`steady_from`)
     # widened by the base band

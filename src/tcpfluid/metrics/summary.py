@@ -466,7 +466,6 @@ def engine_summary(
     settled = np.isfinite(cols["settled"]).reshape(shape)
     ss_t = cols["ss_t"].reshape(shape)
     conv = cols["conv"].reshape(*shape, len(changes))
-    one = scenarios is None
     values = {
         "ss_exit_time_s": ss_t,
         "ss_exit_window_pkts": cols["ss_w"].reshape(shape),
@@ -480,7 +479,7 @@ def engine_summary(
         "ss_exit_round": cols["ss_r"].reshape(shape),
         "utilization": run["utilization"],
         "throughput_pps": run["throughput_pps"].reshape(shape),
-        "jain_index": float(run["jain_index"][0]) if one else run["jain_index"],
+        "jain_index": float(run["jain_index"][0]) if scenarios is None else run["jain_index"],
         "losses": per["loss_events"].reshape(shape).copy(),
     }
     if cls is None:

@@ -370,7 +370,7 @@ def _declared_links(
             raise where.fail(table, "name", f"missing or empty; give the link a name, got {name!r}")
         if name in reverse_of:
             raise where.fail(table, "name", f"{name!r} is declared twice")
-        reverse_of[name] = {}
+        conv = reverse_of[name] = {}
         for key in ("rate", "delay"):
             if key not in t:
                 raise where.fail(table, key, "missing")
@@ -398,7 +398,6 @@ def _declared_links(
                 raise where.fail(
                     table, f"reverse.{k}", f"unknown key; keys: {', '.join(REVERSE_KEYS)}"
                 )
-        conv = reverse_of[name]
         with where.at(table, "reverse"):
             if "rate" in rev:
                 conv["rate"] = _rate(rev["rate"], "reverse.rate", pkt)

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -117,11 +118,7 @@ class Names(Sequence[str]):
         self._blocks: tuple[Sequence[str] | Family, ...] = tuple(
             b if isinstance(b, Family) else tuple(b) for b in blocks if len(b)
         )
-        starts, n = [], 0
-        for b in self._blocks:
-            starts.append(n)
-            n += len(b)
-        self._starts = [*starts, n]
+        self._starts = [0, *itertools.accumulate(len(b) for b in self._blocks)]
         self._all: list[str] | None = None
         self._lookup: dict[str, int] | None = None
 

@@ -47,14 +47,13 @@ def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
     shortest = 2.0 * (2.0 * acc_d + core_d)
     for item in items:
         rtt = units.seconds(item, name="rtts")
-        x = rtt / 2.0 - core_d - acc_d
         if rtt < shortest - 1e-12:
             raise ValueError(
                 f"rtts: {item!r} is shorter than {shortest * 1e3:g} ms, the round trip of "
                 "the trunk and 1 ms access links at both ends (2 x (2 x access_delay + "
                 "core_delay))"
             )
-        xs.append(x)
+        xs.append(rtt / 2.0 - core_d - acc_d)
     links, flows = _host_pairs(head, len(xs), "R1", "R2", acc_bw, xs, acc_d, laws=_law(p))
     return _mixed(_scenario("ho-different-rtt", p, links, flows), p)
 
@@ -118,9 +117,8 @@ THESIS_ROUTERS: dict[str, tuple[int, int, int]] = {
         "Tsang's thesis ch. 3 Table 3.19: N flows (30, 100 or 200) share a 10 Mb/s, 25 ms "
         "RED link (router=red-5-15: buffer 100, thresholds 5/15; red-54-108: buffer 217, "
         "54/108; max_p 0.02, w_q 0.002); access links of bandwidth x access_factor / N "
-        "(10 Mb/s x 10 / N); one-way "
-        "propagation uniform in 45-50 ms; starts uniform in the first 3 s; 576-byte "
-        "packets; 60 s (seed draws the delays and starts)"
+        "(10 Mb/s x 10 / N); one-way propagation uniform in 45-50 ms; starts uniform in the "
+        "first 3 s; 576-byte packets; 60 s (seed draws the delays and starts)"
     ),
 )  # fmt: skip
 def _thesis_many_flows(p: dict[str, Any]) -> Scenario:

@@ -179,9 +179,8 @@ def _slowest_declared(data: dict[str, Any], where: _Where, table: str) -> dict[s
 def _set_by_place(data: dict[str, Any], key: str, value: Any, where: _Where, table: str) -> None:
     kind, sel, rest = key.split(".", 2)
     tables = _list_of_tables(data, kind)
-    found = None
     if sel.isdigit() and 1 <= int(sel) <= len(tables):
-        found = tables[int(sel) - 1]
+        found: dict[str, Any] | None = tables[int(sel) - 1]
     else:
         found = next((t for t in tables if str(t.get("name")) == sel), None)
     if found is None:

@@ -313,13 +313,11 @@ class Scenario:
         self, fwd: tuple[IntArray, IntArray], rev: tuple[IntArray, IntArray]
     ) -> FloatArray:
         lt = self.link_table
-        pkt_bits = 8.0 * self.packet_size_bytes
-        ack_bits = 8.0 * self.ack_size_bytes
         tau = route_sums(*fwd, lt.delay_s) + route_sums(*rev, lt.delay_s)
         return (
             tau
-            + route_sums(*fwd, pkt_bits / lt.rate_bps)
-            + route_sums(*rev, ack_bits / lt.rate_bps)
+            + route_sums(*fwd, 8.0 * self.packet_size_bytes / lt.rate_bps)
+            + route_sums(*rev, 8.0 * self.ack_size_bytes / lt.rate_bps)
         )
 
     def with_algorithm(self, algorithm: str, **params: Any) -> Scenario:

@@ -40,7 +40,7 @@ def rates_with_units(p: Mapping[str, Any]) -> dict[str, Any]:
     pkt: float | None = None
     for key in RATE_KEYS:
         v = out.get(key)
-        if key not in out or v is None:
+        if v is None:  # absent or None
             continue
         if key == "cbr" and isinstance(v, str):
             text = v.strip().lower()
