@@ -256,10 +256,9 @@ def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> Floa
     if value is None:
         return np.full(n, default)
     try:
-        arr = np.broadcast_to(np.asarray(value, dtype=np.float64), (n,)).copy()
+        return np.broadcast_to(np.asarray(value, dtype=np.float64), (n,)).copy()
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{name} must be one time per flow ({n}), got {value!r}") from exc
-    return arr
 
 
 #: the memory a run may take, bytes (:func:`check_memory`): a quarter of a 16-GiB machine

@@ -116,13 +116,12 @@ def _problem_of(view: Any) -> OdeProblem:
     for k, d, start, stop in zip(
         table.law.tolist(), view.base_rtt_s, view.start_s, view.stop_s, strict=True
     ):
-        alg = table.laws[k][0]
         key = (k, float(d), float(start), float(stop))
         flow = made.get(key)
         if flow is None:
             law_params, classical = laws[k]
             flow = made[key] = OdeFlow(
-                alg, d, start_s=start, stop_s=stop, law_params=law_params, **classical
+                table.laws[k][0], d, start_s=start, stop_s=stop, law_params=law_params, **classical
             )
         flows.append(flow)
     return OdeProblem(
