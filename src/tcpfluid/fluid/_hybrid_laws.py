@@ -133,11 +133,9 @@ def calls(laws: Any) -> tuple[Any, ...]:
     into ``buf`` (its state dict then holds views of it) and its calls described in
     ``meta``; the others are called from Python (``gt[:, GT_PY]``)."""
     _compiled_helpers()
-    G = len(laws.groups)
-    gt = np.zeros((G, K.N_GT), dtype=np.int64)
+    gt = np.zeros((len(laws.groups), K.N_GT), dtype=np.int64)
     plans = [_plan(lw, st, ix.size) for (lw, ix), st in zip(laws.groups, laws.states, strict=True)]
-    size = sum(p[0] for p in plans if p is not None)
-    buf = np.zeros(max(size, 1))
+    buf = np.zeros(max(sum(p[0] for p in plans if p is not None), 1))
     meta: list[int] = []
     slots: dict[str, list[Any]] = {"round": [], "loss": []}
     off = 0

@@ -186,8 +186,7 @@ class RoundEngine:
         if not placed.any():
             return
         c = next(k for k, mine in enumerate(self.in_class) if mine[int(np.argmax(placed)) % F])
-        ix = self.sel[c]
-        self.places = BurstPlaces(placed[ix], cycles, S, self.size[c], lag, model)
+        self.places = BurstPlaces(placed[self.sel[c]], cycles, S, self.size[c], lag, model)
         self.placed_class = c
 
     def _init_classes(self, classes: list[NDArray[np.intp]], d: FloatArray) -> None:
@@ -561,8 +560,7 @@ class RoundEngine:
                 ).reshape(-1)  # fmt: skip
             else:
                 thr = got / duration
-        phase = self.ls.state["phase"][self.sel[c]]
-        recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
+        recorder.add_row(c, t, w1, self.ls.state["phase"][self.sel[c]], delta, rtt_mean, queue, thr)
 
     # ------------------------------------------------------------------ the law
     def _decide(

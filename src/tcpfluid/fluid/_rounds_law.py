@@ -119,8 +119,7 @@ def start_law(law: ControlLaw, n: int, staggered: bool) -> LawStart:
     if "phase" not in state:
         raise TypeError(f"{type(law).__name__}.init_state must return a 'phase' array")
     fresh = {k: v.copy() for k, v in state.items()} if staggered else {}
-    act0 = law.initial_action(state)
-    cwnd0 = np.array(act0.cwnd, dtype=np.float64)
+    cwnd0 = np.array(law.initial_action(state).cwnd, dtype=np.float64)
     # a flow's first round ends with the ACK of its first packet: no ACK of its own
     # returns before, so it sends its first window without growth whatever the first
     # action's increment (a packet sender's, docs/round-model.md "What a round is");

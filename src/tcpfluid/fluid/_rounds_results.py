@@ -208,8 +208,7 @@ def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
     """The window whose RTTs the law read at each row: shifted ``lag_rows`` rows down."""
     if lag_rows <= 0 or window_pkts.shape[0] == 0:
         return window_pkts
-    idx = np.maximum(np.arange(window_pkts.shape[0]) - lag_rows, 0)
-    return window_pkts[idx]
+    return window_pkts[np.maximum(np.arange(window_pkts.shape[0]) - lag_rows, 0)]
 
 
 def next_windows(window_pkts: Any) -> Any:
@@ -427,8 +426,7 @@ class AsyncRecorder:
     ) -> None:  # fmt: skip
         """Record a round of class ``c`` ending at ``t`` (``phase`` copied)."""
         q = None if queue is None else float(queue[0])
-        row = (float(t[0]), w1, phase.copy(), delta, float(rtt_mean[0]), q, thr)
-        self.rows[c].append(row)
+        self.rows[c].append((float(t[0]), w1, phase.copy(), delta, float(rtt_mean[0]), q, thr))
 
     def series(self, rtt_flow: int = 0) -> dict[str, Any]:
         """The :class:`AsyncRoundTrace` series: a flow's values held over its round, the queue

@@ -198,9 +198,8 @@ def _run(
     model = _rtt_model(given["rtt_model"], given["rtt"])
     F = sum(ix.size for ix in classes)
     run = _check_run(batch, F, given)
-    S = batch.n_scenarios
     recorder: Any = (
-        _Recorder((run.n_steps + run.every - 1) // run.every, S, F, run.rec)
+        _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
         if not own_clocks
         else AsyncRecorder(classes, F, run.rec)
     )
@@ -337,14 +336,13 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
         )
     view = scenario.fluid_view()
     law = scenario_law(scenario.name, view.flows)
-    rtt_model = _rtt_model(options.pop("rtt_model", None), options.pop("rtt", None))
     common: dict[str, Any] = {
         "duration_s": view.duration_s,
         "flow_start_s": np.asarray(view.start_s, dtype=np.float64),
         "flow_stop_s": np.asarray(view.stop_s, dtype=np.float64),
         "flow_lead_s": np.asarray(view.lead_s, dtype=np.float64),
         "flow_spacing_s": np.asarray(view.spacing_s, dtype=np.float64),
-        "rtt_model": rtt_model,
+        "rtt_model": _rtt_model(options.pop("rtt_model", None), options.pop("rtt", None)),
         "cross_traffic": [
             CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
         ],
@@ -383,5 +381,4 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
     laws = [get_law(str(alg), **params) for alg, params in keys]
     if len(laws) == 1:
         return laws[0]
-    groups = [np.flatnonzero(which == k).tolist() for k in range(len(laws))]
-    return MixedLaw(laws, groups)
+    return MixedLaw(laws, [np.flatnonzero(which == k).tolist() for k in range(len(laws))])
