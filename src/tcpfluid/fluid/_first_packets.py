@@ -68,8 +68,7 @@ def seed_first_packets(eng: RoundEngine, t0: FloatArray, d: FloatArray, inv_mu: 
     arrive = eng.start_n + eng.lead_n
     # a flow that starts alone finds the queue empty (wait 0): only the scenarios where
     # several flows start together queue their first packets behind each other
-    together = np.flatnonzero(first.reshape(S, m).sum(axis=1) >= 2)
-    for s in together.tolist():
+    for s in np.flatnonzero(first.reshape(S, m).sum(axis=1) >= 2).tolist():
         on = np.flatnonzero(first[s * m : (s + 1) * m]) + s * m
         queued[on] = first_packet_waits(
             arrive[on], eng.ls.init_cwnd[on], eng.spacing_n[on], float(inv[s])

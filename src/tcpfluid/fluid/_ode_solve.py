@@ -442,8 +442,7 @@ def _result_fields(
     capacity: float,
 ) -> dict[str, Any]:
     """The :class:`OdeResult` fields computed from the integrated states."""
-    n = model.n
-    model.active = np.ones((n, 1), dtype=bool)
+    model.active = np.ones((model.n, 1), dtype=bool)
     a = model.algebra(Y)
 
     def _flow(arr: FloatArray) -> FloatArray:

@@ -59,8 +59,7 @@ def _standing_rev(
         qr = np.clip(w - mu_r * d, 0.0, b_r)
         qr = np.where(np.isfinite(mu_r), qr, 0.0)
         delay_r = np.where(np.isfinite(mu_r), qr / mu_r, 0.0)
-    qf = np.maximum(w - mu_a * (d + delay_r), 0.0)
-    return qr, qf
+    return qr, np.maximum(w - mu_a * (d + delay_r), 0.0)
 
 
 #: a round's bottleneck backlog (link packets of the flows): at its first packet (min), on

@@ -366,10 +366,9 @@ def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
     table.check_algorithms(scenario.name)
     law_of = table.law.tolist()
     used = {(table.laws[k][0], tuple(sorted(table.laws[k][1].items()))) for k in set(law_of)}
-    one = len(used) == 1
     return simulate_hybrid(
         get_law(table.laws[law_of[0]][0], **dict(table.laws[law_of[0]][1]))
-        if one
+        if len(used) == 1
         else [get_law(table.laws[k][0], **dict(table.laws[k][1])) for k in law_of],
         mu_pps=view.path.mu,
         base_rtt_s=view.base_rtt_s,
