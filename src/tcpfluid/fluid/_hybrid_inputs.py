@@ -117,14 +117,14 @@ def check_run(
         raise ValueError(
             f"base_rtt_s must be one finite base RTT > 0 s per flow, got {base_rtt_s!r}"
         )
-    F = d.size
+    F, d_min = d.size, float(d.min())
     mu = check_positive("mu_pps", mu_pps)
     t_end = check_positive("duration_s", duration_s)
     buf = float(buffer_pkts)
     if not (buf >= 1.0):
         raise ValueError(f"buffer_pkts must be >= 1 packet (or inf), got {buffer_pkts!r}")
-    dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else float(dt_s)
-    if dt > float(d.min()) / 4:
+    dt = d_min / STEPS_PER_RTT if dt_s is None else float(dt_s)
+    if dt > d_min / 4:
         raise ValueError(f"dt_s must be at most a quarter of the smallest base RTT, got {dt!r}")
     with np.errstate(divide="ignore", over="ignore"):
         ratio = t_end / dt if dt > 0 else math.inf
@@ -144,9 +144,7 @@ def check_run(
             f"at most {MAX_FLOW_STEPS / F * dt:.3g} s or a larger dt_s"
         )
     rec_dt = (
-        float(d.min()) / 4
-        if record_every_s is None
-        else check_positive("record_every_s", record_every_s)
+        d_min / 4 if record_every_s is None else check_positive("record_every_s", record_every_s)
     )
     every = max(1, round(rec_dt / dt))
     frac = math.nan if timeout_loss_fraction is None else float(timeout_loss_fraction)

@@ -281,7 +281,6 @@ def _collect(
 ) -> HybridResult:
     """The :class:`HybridResult` of a finished run."""
     ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
-    mu, t_end = run.mu, run.t_end
     F = ff.shape[0]
     n_loss = int(box.ig[K.I_NLOSS])
     loss_times = _by_flow(box.loss_flow[:n_loss], box.loss_t[:n_loss], F)
@@ -305,14 +304,14 @@ def _collect(
         flows=tuple(traces),
         algorithms=tuple(laws.names),
         settle_band_pkts=tuple(laws.bands),
-        capacity_pps=mu,
-        duration_s=t_end,
+        capacity_pps=run.mu,
+        duration_s=run.t_end,
         dt_s=run.dt,
         change_times_s=run.changes,
         # the link serves μ whenever it has a backlog: what it carried is its capacity
         # over the run less the service it left unused (the running sum of the carried
         # packets drifts by rounding, a few 1e-12 of the total over a long run)
-        carried_pkts=mu * t_end - float(g[K.G_IDLE]),
+        carried_pkts=run.mu * run.t_end - float(g[K.G_IDLE]),
         delivered_pkts=rec_f[K.R_ACKED, :n].T,
         lost_pkts=rec_f[K.R_LOST, :n].T,
         base_rtt_s=rec_f[K.R_BASE, :n].T,

@@ -246,12 +246,11 @@ def _hybrid_as_ode(
     from .hybrid import _simulate_view
 
     n_points = check_int("n_points", n_points, minimum=2)
-    t_end = prob.duration_s
     m_from = _time("measure_from_s", measure_from_s)  # < the duration: simulate_hybrid's rule
     h = _simulate_view(
         scenario,
         view,
-        record_every_s=t_end / (n_points - 1),
+        record_every_s=prob.duration_s / (n_points - 1),
         progress=progress,
         measure_from_s=m_from,
         **(readings or {}),
