@@ -194,8 +194,7 @@ def _plan(law: Any, state: dict[str, Any], n: int) -> Any:
     if "phase" not in keys:
         return None
     rows = list(np.zeros((K.N_SAMPLE, n)))  # in the order of the rows ``K.S_*``
-    sample = RoundSample(*rows)
-    kernel, m, args = law._round_rule(state, sample)
+    kernel, m, args = law._round_rule(state, RoundSample(*rows))
     if m != n:
         return None
     act = list(np.zeros((3, n)))
@@ -385,9 +384,8 @@ class _Laws:
         that flow's own state, so the flows of one law and one kind are handed to it
         together."""
         new = np.empty(flows.size)
-        groups = self.group_of[flows]
         by: dict[tuple[int, int], list[int]] = {}
-        for i, key in enumerate(zip(groups.tolist(), kinds, strict=True)):
+        for i, key in enumerate(zip(self.group_of[flows].tolist(), kinds, strict=True)):
             by.setdefault(key, []).append(i)
         for (g, kind), rows in by.items():
             sel = np.array(rows, dtype=np.intp)
