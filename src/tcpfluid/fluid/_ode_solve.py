@@ -76,8 +76,7 @@ class _Model:
         # are evaluated: a sweep calls the right-hand side millions of times)
         self.forms: list[tuple[OdeForm, NDArray[np.bool_]]] = []
         for fm in dict.fromkeys(forms):
-            mask = np.array([g is fm for g in forms]).reshape(n, 1)
-            self.forms.append((fm, mask))
+            self.forms.append((fm, np.array([g is fm for g in forms]).reshape(n, 1)))
         self.C, self.B, self.Cr, self.red = capacity_pps, buffer_pkts, reverse_pps, red
         self.eps, self.eps_b = switch_width_pkts, droptail_width_pkts
         self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
@@ -122,10 +121,8 @@ class _Model:
         qr = np.maximum(y[self.i_qr], 0.0) if math.isfinite(self.Cr) else np.zeros_like(q)
         qdelay = q / self.C + (qr / self.Cr if math.isfinite(self.Cr) else 0.0)
         rtt = self.d + qdelay  # (n, k)
-        act = self.active
-        rate = np.where(act, w / rtt, 0.0)
-        base = self.d + x
-        delta = backlog(w, base, rtt)
+        rate = np.where(self.active, w / rtt, 0.0)
+        delta = backlog(w, self.d + x, rtt)
         if self.forward is not None:  # forward-path Vegas: Δ_f from the forward queue only
             qf = q / self.C
             delta = np.where(self.forward, w * qf / rtt, delta)
@@ -178,8 +175,7 @@ class _Model:
             dqr = np.zeros_like(dq)
         # recorded BaseRTT: follows the minimum of the queueing delay seen since joining,
         # relaxing down with time constant d_j / 50 and never up
-        x = a["x"]
-        dx = -(50.0 / self.d) * np.maximum(x - a["qdelay"] - self.err, 0.0)
+        dx = -(50.0 / self.d) * np.maximum(a["x"] - a["qdelay"] - self.err, 0.0)
         dx = np.where(self.active, dx, 0.0)
         dqa = self.red_rate * (a["qa"] - q) if self.red is not None else np.zeros_like(q)
         out = np.empty_like(y2)
