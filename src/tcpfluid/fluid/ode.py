@@ -294,8 +294,7 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
     delta = inactive.zero(backlog(w, base, rtt))
     inactive.zero(rtt)
     inactive.zero(base)
-    red = prob.red
-    p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
+    p = prob.red.probability(h.avg_queue_pkts) if prob.red is not None else np.zeros(t.size)
 
     # the totals from the state at the end of the run and at the start of the measured
     # time, not from the recorded samples (what is recorded never changes the summary)
@@ -304,7 +303,6 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
         end.delivered_from_pkts, end.delivered_pkts, end.lost_from_pkts, end.lost_pkts
     )
     span = t_end - m_from
-    area0 = end.queue_area_from_pkt_s
     on_at_end = stop > t_end  # a flow that stopped has no window (the engine's rule)
     base_last = end_base_rtt(h, prob.flows, t_end)
     on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])
@@ -323,7 +321,7 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
         throughput_pps=tuple(float(v) for v in thr),
         jain_index=float(jain_index(thr[present])) if present.any() else float("nan"),
         utilization=float(util),
-        mean_queue_pkts=(end.queue_area_pkt_s - area0) / span,
+        mean_queue_pkts=(end.queue_area_pkt_s - end.queue_area_from_pkt_s) / span,
         final_queue_pkts=end.queue_pkts,
         final_windows_pkts=tuple(float(v) for v in np.where(on_at_end, end.windows_pkts, 0.0)),
         base_rtt_overestimate_s=tuple(
