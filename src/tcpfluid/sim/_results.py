@@ -392,24 +392,20 @@ def conservation(sim: _Sim) -> dict[str, Any]:
     cnt = sim.gi
     fl = _in_flight(sim)
     out: dict[str, Any] = {}
-    ok = True
     for label, kind, (s, r, d) in (
         ("data", C.KIND_DATA, (C.N_DATA_SENT, C.N_DATA_RCVD, C.N_DATA_DROP)),
         ("ack", C.KIND_ACK, (C.N_ACK_SENT, C.N_ACK_RCVD, C.N_ACK_DROP)),
         ("cbr", C.KIND_CBR, (C.N_CBR_SENT, C.N_CBR_RCVD, C.N_CBR_DROP)),
     ):
-        entry = {
-            "sent": int(cnt[s]),
-            "delivered": int(cnt[r]),
-            "dropped": int(cnt[d]),
+        sent, delivered, dropped = int(cnt[s]), int(cnt[r]), int(cnt[d])
+        out[label] = {
+            "sent": sent,
+            "delivered": delivered,
+            "dropped": dropped,
             "in_flight": fl[kind],
+            "conserved": sent == delivered + dropped + fl[kind],
         }
-        entry["conserved"] = entry["sent"] == (
-            entry["delivered"] + entry["dropped"] + entry["in_flight"]
-        )
-        ok = ok and bool(entry["conserved"])
-        out[label] = entry
-    out["conserved"] = ok
+    out["conserved"] = all(e["conserved"] for e in out.values())
     return out
 
 
