@@ -451,29 +451,27 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
 
 def _link_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[LinkTrace]:
     """One trace per link from the first ``n`` samples and the link counters."""
-    links = []
     # every per-link series is a row of one array made for all links at once (link,
     # column, time): the samples are stored time first, so a link's column is strided
     sl = np.ascontiguousarray(sim.s_link[:n].transpose(1, 2, 0))
     sent = sl[:, 2, :]
     sent_all = np.diff(sent, axis=1, prepend=sent[:, :1])
-    for i, lk in enumerate(sim.scenario.links):
-        links.append(
-            LinkTrace(
-                name=lk.name,
-                rate_bps=lk.rate_bps,
-                queue_pkts=sl[i, 0],
-                drops=sl[i, 1],
-                utilization=sent_all[i] / (safe_dt * lk.rate_bps / 8.0),
-                red_avg_pkts=sl[i, 3],
-                arrivals=int(sim.li[i, C.J_TAIL] + sim.li[i, C.J_DROPS]),
-                drops_total=int(sim.li[i, C.J_DROPS]),
-                data_drops=int(sim.li[i, C.J_DROPS_DATA]),
-                max_queue_pkts=int(sim.li[i, C.J_MAXQ]),
-                bytes_out=float(sim.lf[i, C.L_BYTES_OUT]),
-            )
+    return [
+        LinkTrace(
+            name=lk.name,
+            rate_bps=lk.rate_bps,
+            queue_pkts=sl[i, 0],
+            drops=sl[i, 1],
+            utilization=sent_all[i] / (safe_dt * lk.rate_bps / 8.0),
+            red_avg_pkts=sl[i, 3],
+            arrivals=int(sim.li[i, C.J_TAIL] + sim.li[i, C.J_DROPS]),
+            drops_total=int(sim.li[i, C.J_DROPS]),
+            data_drops=int(sim.li[i, C.J_DROPS_DATA]),
+            max_queue_pkts=int(sim.li[i, C.J_MAXQ]),
+            bytes_out=float(sim.lf[i, C.L_BYTES_OUT]),
         )
-    return links
+        for i, lk in enumerate(sim.scenario.links)
+    ]
 
 
 def collect(sim: _Sim, wall: float, seed: int) -> PacketResult:
