@@ -161,8 +161,7 @@ class Parameter:
         hi = "inf" if self.upper is None else f"{self.upper:g}"
         left = "(" if self.lower is None or self.lower_open else "["
         right = ")" if self.upper is None or self.upper_open else "]"
-        text = f"{left}{lo}, {hi}{right}"
-        return text + (" or None" if self.optional else "")
+        return f"{left}{lo}, {hi}{right}" + (" or None" if self.optional else "")
 
     def check(self, value: Any) -> Any:
         """``value`` checked: a float64 array (per flow), a float, a choice or ``None``

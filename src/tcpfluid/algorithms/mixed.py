@@ -50,8 +50,7 @@ class MixedLaw(ControlLaw):
                 raise ValueError(f"groups[{i}] must be a non-empty list of flow indices, got {g!r}")
             idx.append(arr.astype(np.intp))
         n = sum(a.size for a in idx)
-        every = np.sort(np.concatenate(idx))
-        if not np.array_equal(every, np.arange(n)):
+        if not np.array_equal(np.sort(np.concatenate(idx)), np.arange(n)):
             raise ValueError(
                 "groups must be disjoint and cover the flows 0 .. n-1 exactly, got "
                 f"{[a.tolist() for a in idx]}"

@@ -66,12 +66,8 @@ def law_parameters(name: str) -> dict[str, Any]:
 def scenario_parameter_keys() -> tuple[str, ...]:
     """The law parameters that are scenario parameters too (declared with
     ``scenario_key``), over every law in :data:`ALGORITHMS` order, each once."""
-    keys: dict[str, None] = {}
-    for name in ALGORITHMS:
-        for p in parameter_declarations(name):
-            if p.scenario_key:
-                keys.setdefault(p.name)
-    return tuple(keys)
+    names = (p.name for a in ALGORITHMS for p in parameter_declarations(a) if p.scenario_key)
+    return tuple(dict.fromkeys(names))
 
 
 def expand_aliases(name: str, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -77,8 +77,7 @@ class TcpHo(CompiledLaw):
         """:func:`~tcpfluid.algorithms._tcp_ho_rule._tcp_ho_rule` on the law's state."""
         measured = f64(sample.cwnd, sample.base_rtt, sample.rtt_min, sample.rtt_max)
         states = [state[key] for key in _ROUND_STATE]
-        args = (*states, *measured, self._decrease == "throughput")
-        return _TCP_HO, measured[0].shape[0], args
+        return _TCP_HO, measured[0].shape[0], (*states, *measured, self._decrease == "throughput")
 
     def _loss_rule(self, state: State, kind: int) -> LossRule:
         """:func:`~tcpfluid.algorithms._tcp_ho_rule._ho_loss` on the law's state."""

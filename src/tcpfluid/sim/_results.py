@@ -392,24 +392,20 @@ def conservation(sim: _Sim) -> dict[str, Any]:
     cnt = sim.gi
     fl = _in_flight(sim)
     out: dict[str, Any] = {}
-    ok = True
     for label, kind, (s, r, d) in (
         ("data", C.KIND_DATA, (C.N_DATA_SENT, C.N_DATA_RCVD, C.N_DATA_DROP)),
         ("ack", C.KIND_ACK, (C.N_ACK_SENT, C.N_ACK_RCVD, C.N_ACK_DROP)),
         ("cbr", C.KIND_CBR, (C.N_CBR_SENT, C.N_CBR_RCVD, C.N_CBR_DROP)),
     ):
-        entry = {
-            "sent": int(cnt[s]),
-            "delivered": int(cnt[r]),
-            "dropped": int(cnt[d]),
+        sent, delivered, dropped = int(cnt[s]), int(cnt[r]), int(cnt[d])
+        out[label] = {
+            "sent": sent,
+            "delivered": delivered,
+            "dropped": dropped,
             "in_flight": fl[kind],
+            "conserved": sent == delivered + dropped + fl[kind],
         }
-        entry["conserved"] = entry["sent"] == (
-            entry["delivered"] + entry["dropped"] + entry["in_flight"]
-        )
-        ok = ok and bool(entry["conserved"])
-        out[label] = entry
-    out["conserved"] = ok
+    out["conserved"] = all(e["conserved"] for e in out.values())
     return out
 
 
@@ -455,29 +451,27 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
 
 def _link_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[LinkTrace]:
     """One trace per link from the first ``n`` samples and the link counters."""
-    links = []
     # every per-link series is a row of one array made for all links at once (link,
     # column, time): the samples are stored time first, so a link's column is strided
     sl = np.ascontiguousarray(sim.s_link[:n].transpose(1, 2, 0))
     sent = sl[:, 2, :]
     sent_all = np.diff(sent, axis=1, prepend=sent[:, :1])
-    for i, lk in enumerate(sim.scenario.links):
-        links.append(
-            LinkTrace(
-                name=lk.name,
-                rate_bps=lk.rate_bps,
-                queue_pkts=sl[i, 0],
-                drops=sl[i, 1],
-                utilization=sent_all[i] / (safe_dt * lk.rate_bps / 8.0),
-                red_avg_pkts=sl[i, 3],
-                arrivals=int(sim.li[i, C.J_TAIL] + sim.li[i, C.J_DROPS]),
-                drops_total=int(sim.li[i, C.J_DROPS]),
-                data_drops=int(sim.li[i, C.J_DROPS_DATA]),
-                max_queue_pkts=int(sim.li[i, C.J_MAXQ]),
-                bytes_out=float(sim.lf[i, C.L_BYTES_OUT]),
-            )
+    return [
+        LinkTrace(
+            name=lk.name,
+            rate_bps=lk.rate_bps,
+            queue_pkts=sl[i, 0],
+            drops=sl[i, 1],
+            utilization=sent_all[i] / (safe_dt * lk.rate_bps / 8.0),
+            red_avg_pkts=sl[i, 3],
+            arrivals=int(sim.li[i, C.J_TAIL] + sim.li[i, C.J_DROPS]),
+            drops_total=int(sim.li[i, C.J_DROPS]),
+            data_drops=int(sim.li[i, C.J_DROPS_DATA]),
+            max_queue_pkts=int(sim.li[i, C.J_MAXQ]),
+            bytes_out=float(sim.lf[i, C.L_BYTES_OUT]),
         )
-    return links
+        for i, lk in enumerate(sim.scenario.links)
+    ]
 
 
 def collect(sim: _Sim, wall: float, seed: int) -> PacketResult:

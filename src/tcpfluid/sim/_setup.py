@@ -57,8 +57,7 @@ def red_params(link: Any) -> tuple[int, float, float, float, float]:
     red = link.red_parameters()
     if not red:
         return 0, 0.0, 0.0, 0.0, 0.0
-    code = 2 if red["gentle"] else 1
-    return code, red["min_th"], red["max_th"], red["max_p"], red["w_q"]
+    return (2 if red["gentle"] else 1), red["min_th"], red["max_th"], red["max_p"], red["w_q"]
 
 
 def _routes(sc: Scenario) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
@@ -137,12 +136,11 @@ def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
     docs/simulator.md, "Eager links"."""
     nl = len(sc.links)
     fwd, rev, cbr = _routes(sc)
-    routes = fwd + rev + cbr
     preds: list[set[int]] = [set() for _ in range(nl)]
     succs: list[set[int]] = [set() for _ in range(nl)]
     first: set[int] = set()
     last: set[int] = set()
-    for r in routes:
+    for r in fwd + rev + cbr:
         if not r:
             continue
         first.add(r[0])
