@@ -15,6 +15,7 @@ import pytest
 
 from tcpfluid.cli import build_parser, main
 from tcpfluid.cli.simulate import ENGINES, PLANNED_ENGINES, parse_sets
+from tcpfluid.engines import simulate
 from tcpfluid.fluid import simulate_scenario_rounds
 from tcpfluid.results import PUBLIC_KEYS
 from tcpfluid.scenarios import build_scenario
@@ -122,6 +123,33 @@ def test_help_documents_every_option(capsys: Any) -> None:
             ["qv-basic", "-a", "vegas", "-e", "packet", "--rtt-model", "last"],
             "--rtt-model applies to the rounds engine only",
         ),
+        (["qv-basic", "-a", "vegas", "--option", "feedback_rounds"], "--option expects KEY=VALUE"),
+        (
+            ["qv-basic", "-a", "vegas", "-e", "packet", "--option", "bogus=1"],
+            "the packet engine has no option 'bogus'; its options: record_interval_s",
+        ),
+        (["qv-basic", "-a", "vegas", "-e", "packet", "--option", "seed=1"], "use --seed"),
+        (["qv-basic", "-a", "vegas", "--option", "rtt_model=last"], "use --rtt-model"),
+        (
+            ["qv-basic", "-a", "vegas", "--option", "feedback_rounds=9"],
+            "feedback_rounds must be in [0, 8], got 9",
+        ),
+        (
+            ["qv-basic", "-a", "vegas", "-e", "packet", "--option", "send_overhead_s=-1"],
+            "send_overhead_s must be >= 0, got -1",
+        ),
+        (
+            [
+                "qv-basic",
+                "-a",
+                "vegas",
+                "--option",
+                "feedback_rounds=1",
+                "--option",
+                "feedback_rounds=2",
+            ],
+            "--option feedback_rounds is given twice",
+        ),
     ],
 )
 def test_errors_exit_2_with_a_message(capsys: Any, argv: list[str], message: str) -> None:
@@ -169,3 +197,38 @@ def test_json_per_flow_keys_beside_the_flow_0_keys(capsys: Any) -> None:
     assert out["settled_window"] == out["settled_windows_pkts"][0]
     assert out["ss_exit_window"] == out["ss_exit_windows_pkts"][0] == 64
     assert out["losses_unit"] == "loss events" and out["notes"] == []
+
+
+@pytest.mark.parametrize(
+    ("engine", "options", "api"),
+    [
+        # delayed ACKs (RFC 1122) slow the packet senders' slow start: a different run
+        ("packet", ["delayed_ack=true"], {"delayed_ack": True}),
+        ("packet", ["fast_recovery=reno", "send_overhead_s=0.0005"],
+         {"fast_recovery": "reno", "send_overhead_s": 0.0005}),
+        ("rounds", ["feedback_rounds=0", "ack_train=false"],
+         {"feedback_rounds": 0, "ack_train": False}),
+    ],
+)  # fmt: skip
+def test_engine_options_reach_the_engine_as_the_api_takes_them(
+    capsys: Any, engine: str, options: list[str], api: dict[str, Any]
+) -> None:
+    sets = ["--set", "duration=5s", "--set", "cbr=none"]
+    argv = ["qv-basic", "-a", "vegas", "-e", engine, *sets]
+    out = run_json(capsys, *argv, *[w for o in options for w in ("--option", o)])
+    plain = run_json(capsys, *argv)
+    sc = build_scenario("qv-basic", duration="5s", cbr="none").with_algorithm("vegas")
+    expected = simulate(sc, engine, **api).summary.to_dict()
+    for key in PUBLIC_KEYS:
+        assert out[key] == expected[key], key
+    assert any(out[key] != plain[key] for key in PUBLIC_KEYS)  # the options changed the run
+    assert out["engine_options"] == dict(o.split("=") for o in options)
+    assert "engine_options" not in plain
+
+
+def test_a_comma_list_is_one_value_per_flow(capsys: Any) -> None:
+    argv = ["thesis-two-flow", "-a", "vegas", "-e", "packet", "--set", "duration=5s"]
+    out = run_json(capsys, *argv, "--option", "delayed_ack=true,false")
+    sc = build_scenario("thesis-two-flow", duration="5s").with_algorithm("vegas")
+    expected = simulate(sc, "packet", delayed_ack=(True, False)).summary.to_dict()
+    assert [out[k] for k in PUBLIC_KEYS] == [expected[k] for k in PUBLIC_KEYS]

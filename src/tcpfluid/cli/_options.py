@@ -113,6 +113,66 @@ def parse_sets(items: list[str]) -> dict[str, str]:
     return out
 
 
+#: engine options the command line sets through options of their own
+_DEDICATED = {"seed": "--seed", "rtt_model": "--rtt-model", "laws": "--param"}
+
+
+def add_engine_option(p: argparse.ArgumentParser) -> None:
+    """Add the repeatable ``--option KEY=VALUE`` (an engine option; read into
+    ``args.options``)."""
+    p.add_argument(
+        "--option", dest="options", action="append", default=[], metavar="KEY=VALUE",
+        help="an option of the engine (repeatable), as the Python API's engine options take "
+        "it: true/false, a number (seconds where the name ends in _s), a word, or a "
+        "comma-separated list (one value per flow), e.g. -e packet --option delayed_ack=true "
+        "--option fast_recovery=ns2-vegas; -e rounds --option feedback_rounds=0 "
+        "(docs/api-engines.md lists each engine's options)",
+    )  # fmt: skip
+
+
+def _option_value(text: str) -> Any:
+    """An ``--option`` value: ``true``/``false``, ``none``, an integer, a float (``inf``
+    too), a comma-separated tuple of these, or the word itself."""
+    if "," in text:
+        return tuple(_option_value(part.strip()) for part in text.split(","))
+    word = text.lower()
+    if word in ("true", "false"):
+        return word == "true"
+    if word == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_engine_options(
+    items: list[str], accepted: tuple[str, ...], engine: str
+) -> dict[str, Any]:
+    """``--option`` items as keyword arguments of ``engine``, whose options are ``accepted``;
+    a ``ValueError`` names a malformed item, an unknown option (listing ``accepted``), one
+    given twice, or one with an option of its own (``--seed``...)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key or not value.strip():
+            raise ValueError(f"--option expects KEY=VALUE, got {item!r}")
+        if key in _DEDICATED:
+            raise ValueError(f"--option {key}=... is not accepted; use {_DEDICATED[key]}")
+        if key not in accepted:
+            names = ", ".join(n for n in accepted if n not in _DEDICATED)
+            raise ValueError(
+                f"--option: the {engine} engine has no option {key!r}; its options: {names}"
+            )
+        if key in out:
+            raise ValueError(f"--option {key} is given twice")
+        out[key] = _option_value(value.strip())
+    return out
+
+
 def add_param_option(p: argparse.ArgumentParser) -> None:
     """Add the repeatable ``--param`` option (read into ``args.params``)."""
     p.add_argument(

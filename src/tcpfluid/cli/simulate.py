@@ -14,9 +14,11 @@ from ..engines import ENGINES, RTT_MODELS, engine_options, simulate_summary
 from ..scenarios import SCENARIOS
 from ._options import (
     add_command,
+    add_engine_option,
     add_param_option,
     add_quiet_option,
     add_set_option,
+    parse_engine_options,
     parse_sets,
     scenario_from_args,
 )
@@ -81,6 +83,7 @@ def add_parser(sub: Any) -> None:
         "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1",
     )
     add_param_option(p)
+    add_engine_option(p)
     p.add_argument(
         "--rtt-model",
         choices=RTT_MODELS,
@@ -168,27 +171,31 @@ def run(args: argparse.Namespace) -> int:
             check_settle_band(band)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"--settle-band: {exc}") from None
+    extra = parse_engine_options(args.options, engines.ENGINES[engine].option_names(), engine)
     scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
-    opts = engines._legacy_options(engine, args.rtt_model or "average", args.seed)
+    opts = {**engines._legacy_options(engine, args.rtt_model or "average", args.seed), **extra}
     from .._progress import progress_bar
 
     spread = None
     with progress_bar(f"{engine} run", enabled=not (args.quiet or args.json)) as bar:
         if args.packet_spread is not None and engine == "packet":  # the run itself is run 0
-            spread = _spread(args, scenario, band, bar)
+            spread = _spread(args, scenario, band, bar, extra)
             result = spread.first
         else:
             result = engines.simulate(scenario, engine, progress=bar, settle_band=band, **opts)
     if args.packet_spread is not None and spread is None:
         label = f"packet spread ({args.packet_spread} runs)"
         with progress_bar(label, enabled=not (args.quiet or args.json)) as bar:
-            spread = _spread(args, scenario, band, bar)
+            spread = _spread(args, scenario, band, bar, {})
     # the per-flow lists as columns: written, never made
     out = engines._run_json(
         args.scenario, mix_label(scenario), engine, result, result.summary._to_dict()
     )
     if band is not None:
         out["settle_band"] = args.settle_band  # as given: JSON holds no infinity
+    if extra:
+        pairs = (item.partition("=") for item in args.options)  # as given: JSON has no inf
+        out["engine_options"] = {k.strip(): v.strip() for k, _, v in pairs}
     # the spellings of ``tcpfluid predict --json`` beside these (flow 0, as the keys above)
     out.setdefault("ss_exit_window_pkts", out.get("ss_exit_window"))
     out.setdefault("settled_window_pkts", out.get("settled_window"))
@@ -206,12 +213,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _spread(args: argparse.Namespace, scenario: Any, band: Any, bar: Any) -> Any:
+def _spread(
+    args: argparse.Namespace, scenario: Any, band: Any, bar: Any, options: dict[str, Any]
+) -> Any:
     """``--packet-spread``: the packet simulator's spread over start orders (``--seed``
-    seeds the simulator and the start orders)."""
+    seeds the simulator and the start orders; ``options``: the packet engine's
+    ``--option`` values when it is the engine run)."""
     from ..engines import Packet, packet_spread
 
-    engine = Packet(seed=args.seed)
+    engine = Packet(seed=args.seed, **options)
     return packet_spread(
         scenario, engine, runs=args.packet_spread, seed=args.seed, progress=bar, settle_band=band
     )
