@@ -97,19 +97,25 @@ def add_quiet_option(p: argparse.ArgumentParser, help: str, dest: str = "quiet")
     p.add_argument("-q", "--quiet", "--no-progress", dest=dest, action="store_true", help=help)
 
 
+def split_key_value(item: str, option: str) -> tuple[str, str]:
+    """``KEY=VALUE`` as its stripped key and value; ``ValueError`` naming ``option`` and the
+    item if it is not of that form."""
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise ValueError(f"{option} expects KEY=VALUE, got {item!r}")
+    return key.strip(), value.strip()
+
+
 def parse_sets(items: list[str]) -> dict[str, str]:
     """``["k=v", ...]`` to a dict; raises ``ValueError`` naming a malformed item."""
     out: dict[str, str] = {}
     for item in items:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key or not value.strip():
-            raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
+        key, value = split_key_value(item, "--set")
         if key == "algorithm":
             raise ValueError("--set algorithm=... is not accepted; use --algorithm")
         if key in out:
-            raise ValueError(f"--set {key} is given twice ({out[key]!r}, {value.strip()!r})")
-        out[key] = value.strip()
+            raise ValueError(f"--set {key} is given twice ({out[key]!r}, {value!r})")
+        out[key] = value
     return out
 
 
@@ -156,10 +162,7 @@ def parse_engine_options(
     given twice, or one with an option of its own (``--seed``...)."""
     out: dict[str, Any] = {}
     for item in items:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key or not value.strip():
-            raise ValueError(f"--option expects KEY=VALUE, got {item!r}")
+        key, value = split_key_value(item, "--option")
         if key in _DEDICATED:
             raise ValueError(f"--option {key}=... is not accepted; use {_DEDICATED[key]}")
         if key not in accepted:
@@ -169,7 +172,7 @@ def parse_engine_options(
             )
         if key in out:
             raise ValueError(f"--option {key} is given twice")
-        out[key] = _option_value(value.strip())
+        out[key] = _option_value(value)
     return out
 
 

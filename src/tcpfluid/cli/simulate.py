@@ -21,6 +21,7 @@ from ._options import (
     parse_engine_options,
     parse_sets,
     scenario_from_args,
+    split_key_value,
 )
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
@@ -194,8 +195,8 @@ def run(args: argparse.Namespace) -> int:
     if band is not None:
         out["settle_band"] = args.settle_band  # as given: JSON holds no infinity
     if extra:
-        pairs = (item.partition("=") for item in args.options)  # as given: JSON has no inf
-        out["engine_options"] = {k.strip(): v.strip() for k, _, v in pairs}
+        # as given (JSON holds no infinity)
+        out["engine_options"] = dict(split_key_value(item, "--option") for item in args.options)
     # the spellings of ``tcpfluid predict --json`` beside these (flow 0, as the keys above)
     out.setdefault("ss_exit_window_pkts", out.get("ss_exit_window"))
     out.setdefault("settled_window_pkts", out.get("settled_window"))
