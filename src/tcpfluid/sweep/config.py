@@ -331,9 +331,9 @@ def sweep(
 ) -> SweepResult:
     """``Sweep(points, engine, metrics, rtt_model).run(...)`` (:class:`Sweep`)."""
     return Sweep(
-        points=_as_points(points),
+        points=points,  # type: ignore[arg-type]
         engine=engine,
-        metrics=tuple(metrics) if _is_seq(metrics) else metrics,  # type: ignore[arg-type]
+        metrics=metrics,  # type: ignore[arg-type]
         rtt_model=rtt_model,
     ).run(executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
 
@@ -357,17 +357,6 @@ def _files_beside(data: dict[str, Any], folder: FsPath) -> dict[str, Any]:
             for p in out["points"]
         ]
     return out
-
-
-def _as_points(points: Any) -> Any:
-    """A grid as it is (lazy); another sequence of mappings as a tuple of dicts."""
-    if isinstance(points, Grid) or not _is_seq(points):
-        return points
-    return tuple(dict(p) if isinstance(p, Mapping) else p for p in points)
-
-
-def _is_seq(x: Any) -> bool:
-    return isinstance(x, Sequence) and not isinstance(x, str) and not isinstance(x, Mapping)
 
 
 def _check_point(
