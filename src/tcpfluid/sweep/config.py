@@ -284,9 +284,6 @@ class Sweep:
         keys = (k for p in self.points for k in p if k not in ("scenario", "algorithm"))
         return tuple(dict.fromkeys(keys))
 
-    def _options(self) -> dict[str, Any]:
-        return {"rtt_model": self.rtt_model} if SWEEP[self.engine].reads_rtt_model else {}
-
     def run(
         self,
         *,
