@@ -85,10 +85,12 @@ def parse_jobs(value: object) -> int | None:
     return n if n > 0 else None
 
 
-def add_set_option(p: argparse.ArgumentParser, help: str) -> None:
-    """Add the repeatable ``--set KEY=VALUE`` option to ``p`` (read into ``args.sets``)."""
+def add_repeated_option(
+    p: argparse.ArgumentParser, flag: str, help: str, metavar: str = "KEY=VALUE"
+) -> None:
+    """Add the repeatable option ``flag`` to ``p``, read into ``args.<flag>s`` (``args.sets``)."""
     p.add_argument(
-        "--set", dest="sets", action="append", default=[], metavar="KEY=VALUE", help=help
+        flag, dest=f"{flag[2:]}s", action="append", default=[], metavar=metavar, help=help
     )
 
 
@@ -123,17 +125,14 @@ def parse_sets(items: list[str]) -> dict[str, str]:
 _DEDICATED = {"seed": "--seed", "rtt_model": "--rtt-model", "laws": "--param"}
 
 
-def add_engine_option(p: argparse.ArgumentParser) -> None:
-    """Add the repeatable ``--option KEY=VALUE`` (an engine option; read into
-    ``args.options``)."""
-    p.add_argument(
-        "--option", dest="options", action="append", default=[], metavar="KEY=VALUE",
-        help="an option of the engine (repeatable), as the Python API's engine options take "
-        "it: true/false, a number (seconds where the name ends in _s), a word, or a "
-        "comma-separated list (one value per flow), e.g. -e packet --option delayed_ack=true "
-        "--option fast_recovery=ns2-vegas; -e rounds --option feedback_rounds=0 "
-        "(docs/api-engines.md lists each engine's options)",
-    )  # fmt: skip
+#: ``--option``'s help
+ENGINE_OPTION_HELP = (
+    "an option of the engine (repeatable), as the Python API's engine options take it: "
+    "true/false, a number (seconds where the name ends in _s), a word, or a comma-separated "
+    "list (one value per flow), e.g. -e packet --option delayed_ack=true --option "
+    "fast_recovery=ns2-vegas; -e rounds --option feedback_rounds=0 (docs/api-engines.md lists "
+    "each engine's options)"
+)
 
 
 def _option_value(text: str) -> Any:
@@ -176,14 +175,12 @@ def parse_engine_options(
     return out
 
 
-def add_param_option(p: argparse.ArgumentParser) -> None:
-    """Add the repeatable ``--param`` option (read into ``args.params``)."""
-    p.add_argument(
-        "--param", dest="params", action="append", default=[], metavar="[SEL:]KEY=VALUE",
-        help="a law parameter of some flows (repeatable): [SELECTOR:]KEY=VALUE, SELECTOR an "
-        "algorithm (vegas:alpha=1), a flow's name, a position or range from 1 (1-8:alpha=1); "
-        "without a selector every flow",
-    )  # fmt: skip
+#: ``--param``'s help
+PARAM_HELP = (
+    "a law parameter of some flows (repeatable): [SELECTOR:]KEY=VALUE, SELECTOR an algorithm "
+    "(vegas:alpha=1), a flow's name, a position or range from 1 (1-8:alpha=1); without a "
+    "selector every flow"
+)
 
 
 def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:

@@ -88,7 +88,7 @@ def _checked(p: Any, checked: _Checked) -> tuple[float | None, float | None]:
 def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     """Print the per-flow predictions of ``args.scenario`` (text or ``--json``)."""
     from ..metrics import run_changes
-    from ..scenarios import build_scenario
+    from ..scenarios import build_scenario, fluid_view
     from ..scenarios.mix import mix_label
     from ._options import scenario_from_args
 
@@ -119,7 +119,16 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
         }
         print(json_text(out))
         return 0
-    _print_header(args.scenario, base, changes, kinds)
+    path = fluid_view(base).path
+    print(
+        f"{args.scenario}: per-flow predictions, from the closed forms where they apply, the "
+        "round model otherwise"
+    )
+    print(
+        f"bottleneck: mu = {path.mu:.6g} pkt/s, d = {path.d:.6g} s (first flow), mu*d = "
+        f"{path.bdp:.6g} pkts; {len(base.flows)} flow(s); changes: "
+        + (", ".join(f"{t:g} s ({k})" for t, k in zip(changes, kinds, strict=True)) or "none")
+    )
     for a, (preds, checked) in zip(algorithms, per_alg, strict=True):
         print()
         _print_one(a, preds, checked, args.check, kinds)
@@ -170,21 +179,6 @@ def _json_one(
         diffs.append({**row, "engine_value": v, "difference": d, "relative_error": rel})
     out["check"] = {"engine": engine, "flows": eng_flows, "differences": diffs}
     return out
-
-
-def _print_header(name: str, scenario: Any, changes: Any, kinds: Any) -> None:
-    from ..scenarios import fluid_view
-
-    path = fluid_view(scenario).path
-    print(
-        f"{name}: per-flow predictions, from the closed forms where they apply, the round "
-        "model otherwise"
-    )
-    print(
-        f"bottleneck: mu = {path.mu:.6g} pkt/s, d = {path.d:.6g} s (first flow), mu*d = "
-        f"{path.bdp:.6g} pkts; {len(scenario.flows)} flow(s); changes: "
-        + (", ".join(f"{t:g} s ({k})" for t, k in zip(changes, kinds, strict=True)) or "none")
-    )
 
 
 def _print_one(

@@ -25,7 +25,6 @@ examples:
 
 
 def add_parser(sub: Any) -> None:
-    """Register the ``plot`` sub-command."""
     p = add_command(
         sub,
         "plot",
@@ -67,7 +66,6 @@ def _check_out(out: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the command; returns 0 (bad input raises ``ValueError``)."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -16,7 +16,7 @@ from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
 from ..path import Path
 from ..published import published
-from ._options import add_command, add_param_option, add_quiet_option, add_set_option, parse_sets
+from ._options import PARAM_HELP, add_command, add_quiet_option, add_repeated_option, parse_sets
 
 __all__ = ["add_parser", "document_comparison", "run"]
 
@@ -53,7 +53,6 @@ time_to_equilibrium_route says which.
 
 
 def add_parser(sub: Any) -> None:
-    """Register the ``predict`` sub-command."""
     p = add_command(
         sub,
         "predict",
@@ -119,8 +118,10 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="predict the documents' paths and compare with their printed numbers",
     )
-    add_set_option(p, "scenario mode: override a scenario parameter (repeatable), e.g. groups=1")
-    add_param_option(p)
+    add_repeated_option(
+        p, "--set", "scenario mode: override a scenario parameter (repeatable), e.g. groups=1"
+    )
+    add_repeated_option(p, "--param", PARAM_HELP, "[SEL:]KEY=VALUE")
     p.add_argument(
         "--check",
         choices=("rounds", "ode", "packet"),
@@ -286,7 +287,6 @@ def _doc_table(rows: list[dict[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``tcpfluid predict``."""
     if getattr(args, "scenario", None) is not None:
         from ._predict_scenario import run_scenario_mode
 

@@ -50,7 +50,6 @@ SECTION_TITLES: tuple[tuple[str, str], ...] = (
 
 
 def add_parser(sub: Any) -> None:
-    """Register the ``report`` sub-command."""
     listing = "\n".join(f"  {name}: {title}" for name, title in SECTION_TITLES)
     p = add_command(
         sub,

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from .._json import dumps as json_text
-from ._options import add_command, add_set_option, parse_sets
+from ._options import add_command, add_repeated_option, parse_sets
 
 __all__ = ["add_parser", "run"]
 
@@ -26,7 +26,6 @@ shorter form in which tcpfluid derives access links and reverse paths.
 
 
 def add_parser(sub: Any) -> None:
-    """Register the ``scenario`` sub-command."""
     p = add_command(
         sub,
         "scenario",
@@ -36,7 +35,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("action", choices=("list", "show"), help="list, or show SCENARIO")
     p.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a name or a FILE.toml")
-    add_set_option(p, "override a scenario parameter (repeatable)")
+    add_repeated_option(p, "--set", "override a scenario parameter (repeatable)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--toml", action="store_true", help="write it as a scenario file")
     fmt.add_argument("--json", action="store_true", help="print it as JSON")
@@ -75,7 +74,6 @@ def _describe(sc: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``tcpfluid scenario``."""
     from ..scenarios import SCENARIOS, build_scenario, scenario_to_toml
 
     if args.action == "list":

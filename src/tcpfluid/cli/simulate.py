@@ -13,11 +13,11 @@ from ..algorithms.registry import ALGORITHMS
 from ..engines import ENGINES, RTT_MODELS, engine_options, simulate_summary
 from ..scenarios import SCENARIOS
 from ._options import (
+    ENGINE_OPTION_HELP,
+    PARAM_HELP,
     add_command,
-    add_engine_option,
-    add_param_option,
     add_quiet_option,
-    add_set_option,
+    add_repeated_option,
     parse_engine_options,
     parse_sets,
     scenario_from_args,
@@ -48,7 +48,6 @@ scenarios:
 
 
 def add_parser(sub: Any) -> None:
-    """Register the ``simulate`` sub-command."""
     listing = "\n".join(
         f"  {name}: {spec.description}\n    parameters (--set): {', '.join(spec.defaults)}"
         for name, spec in SCENARIOS.items()
@@ -78,13 +77,14 @@ def add_parser(sub: Any) -> None:
         "-e", "--engine", default="rounds", metavar="ENGINE",
         help=f"engine: {', '.join(ENGINES)} (default rounds: the round-based fluid model)",
     )  # fmt: skip
-    add_set_option(
+    add_repeated_option(
         p,
+        "--set",
         "override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
         "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1",
     )
-    add_param_option(p)
-    add_engine_option(p)
+    add_repeated_option(p, "--param", PARAM_HELP, "[SEL:]KEY=VALUE")
+    add_repeated_option(p, "--option", ENGINE_OPTION_HELP)
     p.add_argument(
         "--rtt-model",
         choices=RTT_MODELS,
@@ -149,7 +149,6 @@ def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the command; returns 0 (errors are raised as ``ValueError``/``TypeError``)."""
     from .. import engines
     from ..scenarios.mix import mix_label
 

@@ -39,7 +39,6 @@ examples:
 
 
 def add_parser(sub: Any) -> None:
-    """Register the ``sweep`` sub-command."""
     listing = "\n".join(f"  {e}: {', '.join(m)}" for e, m in ENGINE_METRICS.items())
     p = add_command(
         sub,

@@ -284,9 +284,6 @@ class Sweep:
         keys = (k for p in self.points for k in p if k not in ("scenario", "algorithm"))
         return tuple(dict.fromkeys(keys))
 
-    def _options(self) -> dict[str, Any]:
-        return {"rtt_model": self.rtt_model} if SWEEP[self.engine].reads_rtt_model else {}
-
     def run(
         self,
         *,
@@ -331,9 +328,9 @@ def sweep(
 ) -> SweepResult:
     """``Sweep(points, engine, metrics, rtt_model).run(...)`` (:class:`Sweep`)."""
     return Sweep(
-        points=_as_points(points),
+        points=points,  # type: ignore[arg-type]
         engine=engine,
-        metrics=tuple(metrics) if _is_seq(metrics) else metrics,  # type: ignore[arg-type]
+        metrics=metrics,  # type: ignore[arg-type]
         rtt_model=rtt_model,
     ).run(executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
 
@@ -357,17 +354,6 @@ def _files_beside(data: dict[str, Any], folder: FsPath) -> dict[str, Any]:
             for p in out["points"]
         ]
     return out
-
-
-def _as_points(points: Any) -> Any:
-    """A grid as it is (lazy); another sequence of mappings as a tuple of dicts."""
-    if isinstance(points, Grid) or not _is_seq(points):
-        return points
-    return tuple(dict(p) if isinstance(p, Mapping) else p for p in points)
-
-
-def _is_seq(x: Any) -> bool:
-    return isinstance(x, Sequence) and not isinstance(x, str) and not isinstance(x, Mapping)
 
 
 def _check_point(

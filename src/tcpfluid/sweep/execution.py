@@ -40,21 +40,6 @@ _ROUNDS_FLOWS_PER_CALL = 8192
 _POINT_KEYS = ("change_times_s", *SWEEP["rounds"].metrics)
 
 
-def _open_cache(cache_dir: str | os.PathLike[str] | None) -> _Cache | None:
-    """The cache in ``cache_dir``, or ``None`` (with a warning) when it cannot be used."""
-    if cache_dir is None:
-        return None
-    try:
-        return _Cache(cache_dir)
-    except OSError as exc:
-        _log.warning(
-            "sweep cache %s cannot be used (%s); the sweep runs without it",
-            os.fspath(cache_dir),
-            exc.strerror or exc,
-        )
-        return None
-
-
 def run_sweep(
     self: Sweep, executor: Any, jobs: int | None, cache_dir: Any, progress: Any
 ) -> SweepResult:
@@ -69,11 +54,20 @@ def run_sweep(
         raise ValueError(f"jobs must be an integer >= 1 (or None: all CPUs), got {jobs!r}")
     n = len(self.points)
     check_table_fits(n, len(self.metrics))
-    cache = _open_cache(cache_dir)
-    opts = self._options()
+    cache = None
+    if cache_dir is not None:  # a cache that cannot be used: a warning, no cache
+        try:
+            cache = _Cache(cache_dir)
+        except OSError as exc:
+            _log.warning(
+                "sweep cache %s cannot be used (%s); the sweep runs without it",
+                os.fspath(cache_dir),
+                exc.strerror or exc,
+            )
     results = _Results(n, self.metrics)
     paths = np.full((n, 3), np.nan)
     engine = SWEEP[self.engine]
+    opts = {"rtt_model": self.rtt_model} if engine.reads_rtt_model else {}
     structures = _Structures(engine.view_engine)
     keys: dict[int, str] = {}
     metrics = self.metrics

@@ -76,9 +76,7 @@ class Grid(Sequence[Point]):
     def _column(self, k: int, index: NDArray[np.int64]) -> list[Any]:
         """The values of axis ``k`` at the points ``index``."""
         vals = self._values[k]
-        arr = np.empty(len(vals), dtype=object)
-        for j, v in enumerate(vals):  # element by element: a value may be a list
-            arr[j] = v
+        arr = np.fromiter(vals, dtype=object, count=len(vals))  # a value may be a list
         out: list[Any] = arr[(index // self._strides[k]) % len(vals)].tolist()
         return out
 
