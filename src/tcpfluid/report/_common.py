@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,6 +217,11 @@ class CaseSection:
     def spec(self) -> SectionSpec:
         """The section as the report runs it."""
         return SectionSpec(self.name, self.title, self.run_tasks, self.assemble)
+
+
+def engine_results(runs: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """``(engine, result)`` of each engine of :data:`ENGINES` whose run gave a result."""
+    return ((e, r) for e in ENGINES if (r := runs.get(e)) is not None and "error" not in r)
 
 
 def engine_runs_cells(

@@ -26,6 +26,7 @@ from ._common import (
     NO_FIGURE_VALUES,
     CaseSection,
     doc,
+    engine_results,
     engine_runs_cells,
     err_na,
     map_value,
@@ -130,15 +131,17 @@ def _cells(
     return engine_runs_cells(no_cf, runs, cell, document)
 
 
-def _jain_values(
-    runs: Mapping[str, Mapping[str, Any] | None], document: float
-) -> tuple[dict[str, Value], tuple[str, ...]]:
-    """A fairness row's cells: the flows' share spread CV = √(1/J − 1) per column, and the
-    indices beside (informative, ``n/a`` ones too)."""
+def _jain_row(
+    setting: str, quantity: str, runs: Mapping[str, Mapping[str, Any] | None], document: float,
+    reference: str, case: Mapping[str, Any], shown: tuple[str, ...] = (),
+) -> Row:  # fmt: skip
+    """A fairness row: the flows' share spread CV = √(1/J − 1) per column, and the indices
+    beside (informative, ``n/a`` ones too, then ``shown``)."""
     jains = _cells(runs, "jain", document)
     values = {c: map_value(j, share_spread) for c, j in jains.items()}
     beside = {f"Jain's index, {c}": j for c, j in jains.items() if c != CLOSED_FORM}
-    return {**values, **beside}, tuple(beside)
+    values, fair = {**values, **beside}, {**case, "quantity": "fairness"}
+    return Row(setting, quantity, "", "share spread", values, reference, (*beside, *shown), fair)
 
 
 def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> Iterator[Row]:
@@ -148,10 +151,8 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> I
     ref, shown = (PACKET, (DOCUMENT,)) if context else (DOCUMENT, ())
     case = {"table": table, "algorithm": law}
     setting = f"{_NAMES[law]}, five flows, {'different RTTs' if context else 'same RTT'}"
-    jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
     q = "spread of the flows' shares (std/mean), 10–60 s"
-    fair = {**case, "quantity": "fairness"}
-    yield Row(setting, q, "", "share spread", jv, ref, (*jinf, *shown), fair)
+    yield _jain_row(setting, q, runs, doc(f"004/table{table}/{law}/jain_index"), ref, case, shown)
     ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
@@ -180,10 +181,7 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
     axes = np.atleast_1d(axes)
     styles = {"packet": ("x", "-"), "rounds": ("o", "--"), "ode": (".", ":")}
     for ax, law in zip(axes, laws, strict=True):
-        for e in ENGINES:
-            r = res[law][e]
-            if "error" in r:
-                continue
+        for e, r in engine_results(res[law]):
             rtt = np.asarray(r["base_rtt_s"]) * 1e3
             mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
             marker, ls = styles[e]
@@ -235,10 +233,8 @@ def _friend_rows(
     base = f"004/table7/{a}-{b}/{na}-{nb}"
     setting = f"{_NAMES[a]} ×{na} with {_NAMES[b]} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
-    jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     q = "spread of the 20 flows' shares (std/mean), 10–60 s"
-    fair = {**case, "quantity": "fairness"}
-    yield Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, fair)
+    yield _jain_row(setting, q, runs, doc(f"{base}/jain_index"), DOCUMENT, case)
     for alg in (a, b):
         mean = partial(_scheme_mean_kbps, alg=alg)
         tv = engine_runs_cells(_NO_CLOSED_FORM, runs, mean, doc(f"{base}/{alg}"))
@@ -365,10 +361,7 @@ def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]])
     laws = [(w, a) for (w, a) in res if w in ("table1", "fig7")]
     styles = {"packet": "-", "rounds": "--", "ode": ":"}
     for i, (w, a) in enumerate(laws):
-        for e in ENGINES:
-            r = res[(w, a)][e]
-            if "error" in r:
-                continue
+        for e, r in engine_results(res[(w, a)]):
             plot.versus(
                 r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{_NAMES[a]} {COLUMN[e]}",
                 color=f"C{i}", linestyle=styles[e],

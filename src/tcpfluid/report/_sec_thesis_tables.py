@@ -24,6 +24,7 @@ from ._common import (
     Runs,
     doc,
     engine_cells,
+    engine_results,
     engine_runs_cells,
     map_value,
     mean_rate_since,
@@ -145,10 +146,7 @@ def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figu
         "rounds": {"color": "C1", "linestyle": "--", "drawstyle": "steps-post"},
         "ode": {"color": "C2", "linestyle": ":"},
     }
-    for e in ENGINES:
-        r = runs[d][e]
-        if "error" in r:
-            continue
+    for e, r in engine_results(runs[d]):
         plot.versus(r["t"], r["w"], ax=axes[0], label=COLUMN[e], **styles[e])
         plot.versus(r["t"], r["delta"], ax=axes[1], label=COLUMN[e], **styles[e])
     plot.finish(axes[0], xlabel="", ylabel="window (pkts)", title=f"Vegas-{d}", fontsize=6)
