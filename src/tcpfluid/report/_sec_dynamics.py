@@ -299,10 +299,9 @@ def _mf_engine_jains(
 ) -> dict[str, list[float] | None]:
     """Per engine: Jain's index per period (None: no result)."""
     jains: dict[str, list[float] | None] = dict.fromkeys(res)
-    for key, r in res.items():
-        if r is not None and "error" not in r:
-            stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: none active or delivered
-            jains[key] = _period_jains(*_delivered(r), list(r["start_s"]), stop, edges)
+    for key, r in engine_results(res):
+        stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: none active or delivered
+        jains[key] = _period_jains(*_delivered(r), list(r["start_s"]), stop, edges)
     return jains
 
 

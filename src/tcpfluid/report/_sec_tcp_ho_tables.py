@@ -31,7 +31,7 @@ from ._common import (
     err_na,
     map_value,
     mean_rate_since,
-    run_value,
+    run_cells,
     share_spread,
 )
 from ._core import Figure, ReportConfig, Task, prose
@@ -81,9 +81,7 @@ def ho_table_run(
         res = simulate(sc, engine, **opts)
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
-    t = np.asarray(res.time_s, dtype=np.float64)
-    dl = res.delivered_pkts()
-    thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
+    thr = mean_rate_since(res.time_s, res.delivered_pkts(), HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
@@ -117,27 +115,13 @@ def _fair_cases(cfg: ReportConfig) -> list[tuple[str, str, str]]:
     return out
 
 
-def _cells(
-    runs: Mapping[str, Mapping[str, Any] | None], key: str, document: Value, fn: Any = None,
-    reason: str = "no result", fallback: str = "no result", no_cf: Value = _NO_CLOSED_FORM,
-) -> dict[str, Value]:  # fmt: skip
-    """A row's cells: each engine's value ``key`` (``fn`` of it), ``n/a`` for a failed run
-    and for the ODE's skipped run (``None``); ``no_cf`` and ``document`` beside."""
-
-    def cell(r: Mapping[str, Any] | None) -> Value:
-        v = _ODE_SKIPPED if r is None else run_value(r, (key,), reason, fallback)
-        return v if fn is None else map_value(v, fn)
-
-    return engine_runs_cells(no_cf, runs, cell, document)
-
-
 def _jain_row(
     setting: str, quantity: str, runs: Mapping[str, Mapping[str, Any] | None], document: float,
     reference: str, case: Mapping[str, Any], shown: tuple[str, ...] = (),
 ) -> Row:  # fmt: skip
     """A fairness row: the flows' share spread CV = √(1/J − 1) per column, and the indices
     beside (informative, ``n/a`` ones too, then ``shown``)."""
-    jains = _cells(runs, "jain", document)
+    jains = run_cells(_NO_CLOSED_FORM, runs, ("jain",), document, skipped=_ODE_SKIPPED)
     values = {c: map_value(j, share_spread) for c, j in jains.items()}
     beside = {f"Jain's index, {c}": j for c, j in jains.items() if c != CLOSED_FORM}
     values, fair = {**values, **beside}, {**case, "quantity": "fairness"}
@@ -159,7 +143,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> I
         ends, udoc = {"document, low end": lo, "document, high end": hi}, (lo + hi) / 2.0
     else:
         udoc = doc(f"004/table{table}/{law}/utilization")
-    uv = {**_cells(runs, "utilization", udoc, lambda u: 100.0 * u), **ends}
+    uv = {**run_cells(_NO_CLOSED_FORM, runs, ("utilization",), udoc, lambda u: 100.0 * u), **ends}
     middle = " (document: the middle of its printed 80–96 %)" if ends else ""
     q = "bottleneck utilization by the flows' goodput, 10–60 s"
     c = {**case, "quantity": "utilization"}
@@ -168,7 +152,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> I
         never = prose("ho-fairness", "never_settles")
         fast = NA("the document: FAST 'never converges'")
         balance = fast if law == "fast" else doc(f"004/table5/{law}/time_to_balance")
-        tv = _cells(runs, "settled_s", balance, reason=never, fallback="")
+        tv = run_cells(_NO_CLOSED_FORM, runs, ("settled_s",), balance, reason=never, fallback="")
         at_least = " (document: 'at least 6 seconds')" if law == "reno" else ""
         q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
         yield Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c)
@@ -336,7 +320,7 @@ _NEVER_FULL = "the window never reaches μd in the run"
 def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
     name, case = _NAMES[alg], {"case": what, "algorithm": alg}
     if what == "table1":
-        v = _cells(runs, "mbps", doc(f"002/table1/{alg}"), no_cf=_ITCP_NO_CF)
+        v = run_cells(_ITCP_NO_CF, runs, ("mbps",), doc(f"002/table1/{alg}"))
         setting, q = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)", "average throughput in 100 s"
         return [Row(setting, q, "Mb/s", "throughput", v, DOCUMENT, case=case)]
     if what.startswith("table2"):  # judged against the document
@@ -346,8 +330,8 @@ def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> li
     else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
         secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)
         setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
-    v = _cells(runs, "mbps", docs[0], no_cf=_ITCP_NO_CF)
-    tv = _cells(runs, "reach_s", docs[1], reason=_NEVER_FULL, no_cf=_ITCP_NO_CF)
+    v = run_cells(_ITCP_NO_CF, runs, ("mbps",), docs[0])
+    tv = run_cells(_ITCP_NO_CF, runs, ("reach_s",), docs[1], reason=_NEVER_FULL)
     reach = "time to reach the bandwidth limitation (window ≥ μd)"
     return [
         Row(setting, f"average throughput in {secs} s", "Mb/s", "throughput", v, ref, case=case),
