@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -219,6 +219,11 @@ class CaseSection:
         return SectionSpec(self.name, self.title, self.run_tasks, self.assemble)
 
 
+def engine_results(runs: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """``(engine, result)`` of each engine of :data:`ENGINES` whose run gave a result."""
+    return ((e, r) for e in ENGINES if (r := runs.get(e)) is not None and "error" not in r)
+
+
 def engine_runs_cells(
     closed: Value, runs: Mapping[str, Any], cell: Callable[[Any], Value], document: Value
 ) -> dict[str, Value]:
@@ -226,6 +231,21 @@ def engine_runs_cells(
     engine did not run) in :data:`ENGINES` order, then ``document``."""
     cells = {COLUMN[e]: cell(runs.get(e)) for e in ENGINES}
     return {CLOSED_FORM: closed, **cells, DOCUMENT: document}
+
+
+def run_cells(
+    closed: Value, runs: Mapping[str, Any], path: Sequence[str | int], document: Value,
+    fn: Callable[[float], float] | None = None, *, reason: str = "no result",
+    fallback: str = "no result", skipped: Value | None = None,
+) -> dict[str, Value]:  # fmt: skip
+    """:func:`engine_runs_cells` of each engine's value at ``path`` of its run (:func:`run_value`
+    with ``reason`` and ``fallback``; ``fn`` of it), ``skipped`` where the engine did not run."""
+
+    def cell(r: Mapping[str, Any] | None) -> Value:
+        v = skipped if r is None and skipped is not None else run_value(r, path, reason, fallback)
+        return v if fn is None else map_value(v, fn)
+
+    return engine_runs_cells(closed, runs, cell, document)
 
 
 def map_value(v: Value, fn: Callable[[float], float]) -> Value:

@@ -150,9 +150,7 @@ def rounds_bdp_batch(
 
 def first_at_least(t: Any, w: Any, target: float, *, after: float = -math.inf) -> int | None:
     """Index of the first sample with ``t > after`` and ``w >= target`` (None if none)."""
-    t = np.asarray(t)
-    w = np.asarray(w)
-    idx = np.flatnonzero((t > after) & (w >= target))
+    idx = np.flatnonzero((np.asarray(t) > after) & (np.asarray(w) >= target))
     return int(idx[0]) if idx.size else None
 
 

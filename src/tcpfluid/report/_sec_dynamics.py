@@ -26,6 +26,7 @@ from ._common import (
     delivered_between,
     doc,
     engine_cells,
+    engine_results,
     err_na,
     num,
     phase_range,
@@ -218,17 +219,15 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
 
 def _basic_figure(a: str, sc: str, figref: str, runs: Runs) -> Figure:
     fig, axes = plot.new_axes(3)
-    lines = (
-        ("packet", "packet sim", {"color": "C0"}),
-        ("rounds", "round model", {"color": "C1", "linestyle": "--"}),
-        ("ode", "ODE", {"color": "C2", "linestyle": ":"}),
-    )
-    for e, label, style in lines:  # one flow's traces
-        if (res := runs[e]) is None or "error" in res:
-            continue
+    styles = {
+        "packet": {"color": "C0"},
+        "rounds": {"color": "C1", "linestyle": "--"},
+        "ode": {"color": "C2", "linestyle": ":"},
+    }
+    for e, res in engine_results(runs):  # one flow's traces
         ys = (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0])
         for ax, y in zip(axes, ys, strict=True):
-            plot.versus(res["t_s"], y, ax=ax, label=label, **style)
+            plot.versus(res["t_s"], y, ax=ax, label=COLUMN[e], **styles[e])
     for ax in axes:
         ax.axvspan(80, 160, color="0.9", zorder=0, label=None)
     title = f"{_NAMES[a]}: 50 Mb/s × 100 ms, 25 Mb/s CBR 80–160 s (shaded)"
@@ -300,10 +299,9 @@ def _mf_engine_jains(
 ) -> dict[str, list[float] | None]:
     """Per engine: Jain's index per period (None: no result)."""
     jains: dict[str, list[float] | None] = dict.fromkeys(res)
-    for key, r in res.items():
-        if r is not None and "error" not in r:
-            stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: none active or delivered
-            jains[key] = _period_jains(*_delivered(r), list(r["start_s"]), stop, edges)
+    for key, r in engine_results(res):
+        stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: none active or delivered
+        jains[key] = _period_jains(*_delivered(r), list(r["start_s"]), stop, edges)
     return jains
 
 

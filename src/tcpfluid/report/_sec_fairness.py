@@ -29,6 +29,7 @@ from ._common import (
     engine_cells,
     mean_rate_since,
     num,
+    phase_range,
     run_task,
     run_value,
     share_row,
@@ -141,8 +142,7 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
         values[_ONE_DELAY] = r["blb_jain"]
         informative += (_ONE_DELAY,)
     if r.get("packet_offset_jain"):
-        runs = [pv, *(float(v) for v in r["packet_offset_jain"])]
-        values[PHASE_MIN], values[PHASE_MAX] = min(runs), max(runs)
+        values[PHASE_MIN], values[PHASE_MAX] = phase_range([pv, *r["packet_offset_jain"]])
         informative += (PHASE_MIN, PHASE_MAX)
     case = {"setting": setting, "x2_ms": x2_ms}
     return share_row(

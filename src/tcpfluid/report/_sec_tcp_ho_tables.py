@@ -26,11 +26,12 @@ from ._common import (
     NO_FIGURE_VALUES,
     CaseSection,
     doc,
+    engine_results,
     engine_runs_cells,
     err_na,
     map_value,
     mean_rate_since,
-    run_value,
+    run_cells,
     share_spread,
 )
 from ._core import Figure, ReportConfig, Task, prose
@@ -80,9 +81,7 @@ def ho_table_run(
         res = simulate(sc, engine, **opts)
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
-    t = np.asarray(res.time_s, dtype=np.float64)
-    dl = res.delivered_pkts()
-    thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
+    thr = mean_rate_since(res.time_s, res.delivered_pkts(), HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
@@ -116,29 +115,17 @@ def _fair_cases(cfg: ReportConfig) -> list[tuple[str, str, str]]:
     return out
 
 
-def _cells(
-    runs: Mapping[str, Mapping[str, Any] | None], key: str, document: Value, fn: Any = None,
-    reason: str = "no result", fallback: str = "no result", no_cf: Value = _NO_CLOSED_FORM,
-) -> dict[str, Value]:  # fmt: skip
-    """A row's cells: each engine's value ``key`` (``fn`` of it), ``n/a`` for a failed run
-    and for the ODE's skipped run (``None``); ``no_cf`` and ``document`` beside."""
-
-    def cell(r: Mapping[str, Any] | None) -> Value:
-        v = _ODE_SKIPPED if r is None else run_value(r, (key,), reason, fallback)
-        return v if fn is None else map_value(v, fn)
-
-    return engine_runs_cells(no_cf, runs, cell, document)
-
-
-def _jain_values(
-    runs: Mapping[str, Mapping[str, Any] | None], document: float
-) -> tuple[dict[str, Value], tuple[str, ...]]:
-    """A fairness row's cells: the flows' share spread CV = √(1/J − 1) per column, and the
-    indices beside (informative, ``n/a`` ones too)."""
-    jains = _cells(runs, "jain", document)
+def _jain_row(
+    setting: str, quantity: str, runs: Mapping[str, Mapping[str, Any] | None], document: float,
+    reference: str, case: Mapping[str, Any], shown: tuple[str, ...] = (),
+) -> Row:  # fmt: skip
+    """A fairness row: the flows' share spread CV = √(1/J − 1) per column, and the indices
+    beside (informative, ``n/a`` ones too, then ``shown``)."""
+    jains = run_cells(_NO_CLOSED_FORM, runs, ("jain",), document, skipped=_ODE_SKIPPED)
     values = {c: map_value(j, share_spread) for c, j in jains.items()}
     beside = {f"Jain's index, {c}": j for c, j in jains.items() if c != CLOSED_FORM}
-    return {**values, **beside}, tuple(beside)
+    values, fair = {**values, **beside}, {**case, "quantity": "fairness"}
+    return Row(setting, quantity, "", "share spread", values, reference, (*beside, *shown), fair)
 
 
 def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> Iterator[Row]:
@@ -148,17 +135,15 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> I
     ref, shown = (PACKET, (DOCUMENT,)) if context else (DOCUMENT, ())
     case = {"table": table, "algorithm": law}
     setting = f"{_NAMES[law]}, five flows, {'different RTTs' if context else 'same RTT'}"
-    jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
     q = "spread of the flows' shares (std/mean), 10–60 s"
-    fair = {**case, "quantity": "fairness"}
-    yield Row(setting, q, "", "share spread", jv, ref, (*jinf, *shown), fair)
+    yield _jain_row(setting, q, runs, doc(f"004/table{table}/{law}/jain_index"), ref, case, shown)
     ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
         ends, udoc = {"document, low end": lo, "document, high end": hi}, (lo + hi) / 2.0
     else:
         udoc = doc(f"004/table{table}/{law}/utilization")
-    uv = {**_cells(runs, "utilization", udoc, lambda u: 100.0 * u), **ends}
+    uv = {**run_cells(_NO_CLOSED_FORM, runs, ("utilization",), udoc, lambda u: 100.0 * u), **ends}
     middle = " (document: the middle of its printed 80–96 %)" if ends else ""
     q = "bottleneck utilization by the flows' goodput, 10–60 s"
     c = {**case, "quantity": "utilization"}
@@ -167,7 +152,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> I
         never = prose("ho-fairness", "never_settles")
         fast = NA("the document: FAST 'never converges'")
         balance = fast if law == "fast" else doc(f"004/table5/{law}/time_to_balance")
-        tv = _cells(runs, "settled_s", balance, reason=never, fallback="")
+        tv = run_cells(_NO_CLOSED_FORM, runs, ("settled_s",), balance, reason=never, fallback="")
         at_least = " (document: 'at least 6 seconds')" if law == "reno" else ""
         q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
         yield Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c)
@@ -180,10 +165,7 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
     axes = np.atleast_1d(axes)
     styles = {"packet": ("x", "-"), "rounds": ("o", "--"), "ode": (".", ":")}
     for ax, law in zip(axes, laws, strict=True):
-        for e in ENGINES:
-            r = res[law][e]
-            if "error" in r:
-                continue
+        for e, r in engine_results(res[law]):
             rtt = np.asarray(r["base_rtt_s"]) * 1e3
             mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
             marker, ls = styles[e]
@@ -235,10 +217,8 @@ def _friend_rows(
     base = f"004/table7/{a}-{b}/{na}-{nb}"
     setting = f"{_NAMES[a]} ×{na} with {_NAMES[b]} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
-    jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     q = "spread of the 20 flows' shares (std/mean), 10–60 s"
-    fair = {**case, "quantity": "fairness"}
-    yield Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, fair)
+    yield _jain_row(setting, q, runs, doc(f"{base}/jain_index"), DOCUMENT, case)
     for alg in (a, b):
         mean = partial(_scheme_mean_kbps, alg=alg)
         tv = engine_runs_cells(_NO_CLOSED_FORM, runs, mean, doc(f"{base}/{alg}"))
@@ -340,7 +320,7 @@ _NEVER_FULL = "the window never reaches μd in the run"
 def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
     name, case = _NAMES[alg], {"case": what, "algorithm": alg}
     if what == "table1":
-        v = _cells(runs, "mbps", doc(f"002/table1/{alg}"), no_cf=_ITCP_NO_CF)
+        v = run_cells(_ITCP_NO_CF, runs, ("mbps",), doc(f"002/table1/{alg}"))
         setting, q = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)", "average throughput in 100 s"
         return [Row(setting, q, "Mb/s", "throughput", v, DOCUMENT, case=case)]
     if what.startswith("table2"):  # judged against the document
@@ -350,8 +330,8 @@ def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> li
     else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
         secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)
         setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
-    v = _cells(runs, "mbps", docs[0], no_cf=_ITCP_NO_CF)
-    tv = _cells(runs, "reach_s", docs[1], reason=_NEVER_FULL, no_cf=_ITCP_NO_CF)
+    v = run_cells(_ITCP_NO_CF, runs, ("mbps",), docs[0])
+    tv = run_cells(_ITCP_NO_CF, runs, ("reach_s",), docs[1], reason=_NEVER_FULL)
     reach = "time to reach the bandwidth limitation (window ≥ μd)"
     return [
         Row(setting, f"average throughput in {secs} s", "Mb/s", "throughput", v, ref, case=case),
@@ -365,10 +345,7 @@ def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]])
     laws = [(w, a) for (w, a) in res if w in ("table1", "fig7")]
     styles = {"packet": "-", "rounds": "--", "ode": ":"}
     for i, (w, a) in enumerate(laws):
-        for e in ENGINES:
-            r = res[(w, a)][e]
-            if "error" in r:
-                continue
+        for e, r in engine_results(res[(w, a)]):
             plot.versus(
                 r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{_NAMES[a]} {COLUMN[e]}",
                 color=f"C{i}", linestyle=styles[e],

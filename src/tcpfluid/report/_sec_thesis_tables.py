@@ -6,7 +6,6 @@ ns-2 set-up: :mod:`._thesis_ns2`, docs/thesis-tables.md."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -24,9 +23,9 @@ from ._common import (
     Runs,
     doc,
     engine_cells,
-    engine_runs_cells,
-    map_value,
+    engine_results,
     mean_rate_since,
+    run_cells,
     run_value,
     share_row,
 )
@@ -131,8 +130,8 @@ _VD_NO_CF = NA("the thesis gives no closed form for the extremes of the oscillat
 def _vd_rows(d: int, runs: Runs) -> Iterator[tuple[str, Row]]:
     setting = f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms"
     for key, tab, quantity, unit, kind in _VD_QUANTITIES:
-        cell = partial(run_value, path=(key,), reason="no value")
-        values = engine_runs_cells(_VD_NO_CF, runs, cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
+        ref = doc(f"001/table{tab}/vegas-{d}/{key}")
+        values = run_cells(_VD_NO_CF, runs, (key,), ref, reason="no value")
         q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
         yield tab, Row(setting, q, unit, kind, values, DOCUMENT, case=case)
 
@@ -145,10 +144,7 @@ def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figu
         "rounds": {"color": "C1", "linestyle": "--", "drawstyle": "steps-post"},
         "ode": {"color": "C2", "linestyle": ":"},
     }
-    for e in ENGINES:
-        r = runs[d][e]
-        if "error" in r:
-            continue
+    for e, r in engine_results(runs[d]):
         plot.versus(r["t"], r["w"], ax=axes[0], label=COLUMN[e], **styles[e])
         plot.versus(r["t"], r["delta"], ax=axes[1], label=COLUMN[e], **styles[e])
     plot.finish(axes[0], xlabel="", ylabel="window (pkts)", title=f"Vegas-{d}", fontsize=6)
@@ -214,11 +210,6 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     }
 
 
-def _goodput_kb(r: dict[str, Any], i: int) -> float | NA:
-    """Connection ``i``'s goodput in kb/s, a cell."""
-    return map_value(run_value(r, ("goodput_bps", i), "no value"), lambda x: x / 1e3)
-
-
 def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
     return (100, 40, 1) if cfg.quick else RENO_X2_MS
 
@@ -228,16 +219,18 @@ _RENO_NO_CF = NA("the thesis gives no closed form for Reno's sharing")
 
 def _reno_rows(x2: int, runs: Runs) -> Iterator[tuple[str, Row]]:
     setting, case = f"Reno, x2 = {x2} ms", {"x2_ms": x2}
-    jain = partial(run_value, path=("jain",), reason="no value")
-    jains = engine_runs_cells(_RENO_NO_CF, runs, jain, doc(f"001/table3.12/reno/x2_{x2}"))
+    ref = doc(f"001/table3.12/reno/x2_{x2}")
+    jains = run_cells(_RENO_NO_CF, runs, ("jain",), ref, reason="no value")
     yield "fair", share_row(setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case=case)
     for i, name in ((0, "reno1"), (1, "reno2")):
         ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
-        gv = engine_runs_cells(_RENO_NO_CF, runs, partial(_goodput_kb, i=i), ref)
+        kb = run_cells(
+            _RENO_NO_CF, runs, ("goodput_bps", i), ref, lambda x: x / 1e3, reason="no value"
+        )
         rtt = "6 ms" if i == 0 else f"{2 * (x2 + 2)} ms"
         q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
         c = {"x2_ms": x2, "connection": i + 1}
-        yield "goodput", Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=c)
+        yield "goodput", Row(setting, q, "kb/s", "throughput", kb, DOCUMENT, case=c)
 
 
 def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:

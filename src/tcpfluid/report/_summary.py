@@ -41,12 +41,7 @@ def algorithm_of(setting: str) -> str:
 def layer_of(column: str) -> str:
     """The layer a compared column belongs to (a variant column such as ``round model,
     rtt=fluid`` counts for its layer)."""
-    if column in LAYERS:
-        return column
-    for prefix in (ROUNDS, PACKET, ODE):
-        if column.startswith(prefix):
-            return prefix
-    return CLOSED_FORM
+    return next((p for p in (ROUNDS, PACKET, ODE) if column.startswith(p)), CLOSED_FORM)
 
 
 @dataclass(frozen=True)
@@ -63,11 +58,6 @@ class Comparison:
     layers: bool = False
     #: the row's declared case (:attr:`~._table.Row.case`)
     case: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def with_document(self) -> bool:
-        """True when the reference is a document's number or a closed form."""
-        return self.reference != PACKET
 
     @property
     def mechanisms(self) -> tuple[str, ...]:
@@ -143,7 +133,7 @@ class ReportSummary:
         for c in self.comparisons:
             if (algorithm is not None and c.algorithm != algorithm) or layer_of(c.column) != layer:
                 continue
-            (docs if c.with_document else packets).add(c.agree)
+            (packets if c.reference == PACKET else docs).add(c.agree)
         return docs, packets
 
     def overview(self) -> str:

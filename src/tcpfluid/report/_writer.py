@@ -293,12 +293,6 @@ def _html_table(section: str, t: Table) -> list[str]:
     return out
 
 
-def _disk_error(exc: OSError, path: FsPath, *, unchanged: FsPath) -> OSError:
-    """``exc`` restated naming ``path`` and the report left as it was."""
-    why = f"{exc.strerror or exc}; the report in {str(unchanged)!r} is left as it was"
-    return OSError(exc.errno, why, str(path))
-
-
 #: suffixes of a report folder's hidden siblings while it is replaced: new report, old one
 _STAGE, _OLD = ".tmp", ".old"
 
@@ -415,7 +409,8 @@ def write_report(
                     continue
                 (stage / rel).write_bytes(data)
             except OSError as exc:
-                raise _disk_error(exc, out / rel, unchanged=out) from None
+                why = f"{exc.strerror or exc}; the report in {str(out)!r} is left as it was"
+                raise OSError(exc.errno, why, str(out / rel)) from None
             written.append(str(out / rel))
         old = _sibling(out, _OLD)
         if out.exists():
