@@ -67,12 +67,8 @@ def embeds(kernel: Any, *sources: Any) -> None:
 def _embedded_stamp(filename_base: str) -> tuple[tuple[str, float, int], ...]:
     """The stamps (path, modification time, size) of the sources declared for a cache
     entry, in a fixed order (empty when none are)."""
-    files: set[str] = set()
-    for prefix, more in _EMBEDS.items():
-        if filename_base.startswith(prefix):
-            files |= more
-    stats = [(path, os.stat(path)) for path in sorted(files)]
-    return tuple((path, st.st_mtime, st.st_size) for path, st in stats)
+    files = set().union(*(v for k, v in _EMBEDS.items() if filename_base.startswith(k)))
+    return tuple((path, (st := os.stat(path)).st_mtime, st.st_size) for path in sorted(files))
 
 
 @cache

@@ -497,21 +497,16 @@ class Result:
         """
         import pandas as pd
 
-        T = self.time_s.shape[0]
-        F = len(self.flow_names)
-        names = np.asarray(self.flow_names, dtype=object)
-
-        def frame(quantity: str, time_s: Any, flow: Any, value: Any) -> pd.DataFrame:
-            return pd.DataFrame(
-                {"time_s": time_s, "flow": flow, "quantity": quantity, "value": value}
-            )
-
-        parts = [
-            frame(q, np.tile(self.time_s, F), np.repeat(names, T), getattr(self, q).reshape(-1))
-            for q in ("window_pkts", "throughput_pps")
+        T, F = self.time_s.shape[0], len(self.flow_names)
+        t, names = np.tile(self.time_s, F), np.repeat(np.asarray(self.flow_names, dtype=object), T)
+        parts: list[tuple[Any, ...]] = [
+            (t, names, q, getattr(self, q).reshape(-1)) for q in ("window_pkts", "throughput_pps")
         ]
-        parts.append(frame("queue_pkts", self.time_s, "", self.queue_pkts))
-        return pd.concat(parts, ignore_index=True)
+        parts.append((self.time_s, "", "queue_pkts", self.queue_pkts))
+        cols = ("time_s", "flow", "quantity", "value")
+        return pd.concat(
+            [pd.DataFrame(dict(zip(cols, p, strict=True))) for p in parts], ignore_index=True
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: engine, scenario name, flow names, the arrays as lists, the summary."""

@@ -156,16 +156,13 @@ class Tolerance(FieldsDict):
     reason: str = ""
 
     def __post_init__(self) -> None:
+        def real(v: Any) -> bool:
+            return isinstance(v, int | float) and not isinstance(v, bool)
+
         for name in ("rel", "abs_tol"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not (
-                isinstance(v, int | float) and math.isfinite(v) and v >= 0
-            ):
+            if not (real(v := getattr(self, name)) and math.isfinite(v) and v >= 0):
                 raise ValueError(f"Tolerance.{name} must be a finite number >= 0, got {v!r}")
-        if self.factor is not None and (
-            isinstance(self.factor, bool)
-            or not (isinstance(self.factor, int | float) and self.factor >= 1)
-        ):
+        if self.factor is not None and not (real(self.factor) and self.factor >= 1):
             raise ValueError(f"Tolerance.factor must be >= 1 or None, got {self.factor!r}")
         if not isinstance(self.reason, str):
             raise TypeError(f"Tolerance.reason must be a string, got {self.reason!r}")
@@ -181,14 +178,10 @@ class Tolerance(FieldsDict):
 
     def describe(self) -> str:
         """Short text: ``±10 %``, ``±1``, ``×2``; ``exact`` when all are zero."""
-        parts = []
-        if self.rel:
-            parts.append(f"±{self.rel * 100:g} %")
-        if self.abs_tol:
-            parts.append(f"±{self.abs_tol:g}")
-        if self.factor is not None:
-            parts.append(f"×{self.factor:g}")
-        return " or ".join(parts) if parts else "exact"
+        rel = f"±{self.rel * 100:g} %" if self.rel else ""
+        factor = "" if self.factor is None else f"×{self.factor:g}"
+        parts = (rel, f"±{self.abs_tol:g}" if self.abs_tol else "", factor)
+        return " or ".join(filter(None, parts)) or "exact"
 
 
 def _law_thresholds(algorithm: str, params: Mapping[str, Any]) -> dict[str, float]:
