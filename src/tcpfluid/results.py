@@ -254,20 +254,14 @@ class Summary:
         head: tuple[str, ...] = ("flow", "start (s)", "slow-start exit window (pkts)", "at (s)")
         head += ("settled window (pkts)", "time to equilibrium (s)", "throughput (pkt/s)")
         head += (s.losses_unit, "convergence after each change (s)")
-        body = [
-            (
-                f.name,
-                cell(f.start_s),
-                cell(f.ss_exit_window_pkts),
-                cell(f.ss_exit_time_s),
-                _settled_cell(f),
-                cell(f.time_to_equilibrium_s),
-                cell(f.throughput_pps),
-                str(f.losses),
-                cell(list(f.convergence_times_s)),
-            )
-            for f in shown
-        ]
+
+        def row(f: FlowSummary) -> tuple[str, ...]:
+            start = map(cell, (f.start_s, f.ss_exit_window_pkts, f.ss_exit_time_s))
+            after = map(cell, (f.time_to_equilibrium_s, f.throughput_pps))
+            convergence = cell(list(f.convergence_times_s))
+            return (f.name, *start, _settled_cell(f), *after, str(f.losses), convergence)
+
+        body = [row(f) for f in shown]
         lines += ["", columns(head, body)]
         if len(shown) < len(s.flows):
             lines.append(f"... {len(s.flows) - len(shown)} more flows (to_dict() lists every flow)")

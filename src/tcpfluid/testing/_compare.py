@@ -214,20 +214,12 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     body = []
     for r in rows:
         err = _number(r.get("relative_error"))
-        body.append(
-            [
-                str(r["quantity"]),
-                str(r["flow"]),
-                "" if r.get("change") is None else f"{r['change']} @{r['change_time_s']:g}s",
-                str(r["engine"]),
-                _fmt(r.get("value")),
-                _fmt(r.get("reference")),
-                "" if err is None else f"{100 * err:+.1f} %",
-                r.get("tolerance") or "",
-                {True: "ok", False: "FAIL", None: "-"}[r.get("ok")],
-                str(r.get("note") or ""),
-            ]
-        )
+        q, flow = str(r["quantity"]), str(r["flow"])
+        change = "" if r.get("change") is None else f"{r['change']} @{r['change_time_s']:g}s"
+        values = (str(r["engine"]), _fmt(r.get("value")), _fmt(r.get("reference")))
+        rel = "" if err is None else f"{100 * err:+.1f} %"
+        tol, ok = r.get("tolerance") or "", {True: "ok", False: "FAIL", None: "-"}[r.get("ok")]
+        body.append([q, flow, change, *values, rel, tol, ok, str(r.get("note") or "")])
     return columns(head, body)
 
 

@@ -317,11 +317,7 @@ def _put_flow_forms(
     )
     later = [t for t in changes if t > f.start_s]
     first_change = min([*later, f.stop_s, scenario.duration_s])
-    bound = (
-        f"after the first change at {first_change:g} s"
-        if later and first_change == later[0]
-        else f"after the end of the flow's run at {first_change:g} s"
-    )
+    at = "the first change" if later and first_change == later[0] else "the end of the flow's run"
     no_ss = "TCP-Ho has no slow start"
     lay.put(("ss_exit_window", f.name, -1), pr.ss_exit_window_pkts, no_ss, structural=True)
     t_ss = None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s
@@ -329,23 +325,20 @@ def _put_flow_forms(
     w_eq = pr.equilibrium_window_pkts
     no_w = "TCP-Ho's analysis gives a round, not a window" if w_eq is None else ""
     lay.put(("settled_window", f.name, -1), w_eq, no_w, structural=w_eq is None)
-    if pr.time_to_equilibrium_s is None:
+    key, t_eq = ("time_to_equilibrium_s", f.name, -1), pr.time_to_equilibrium_s
+    if t_eq is None:
         # the closed forms count the round the window first reaches its target; that is
         # not the settling time every engine reports (tcpfluid.metrics.settling)
-        lay.put(
-            ("time_to_equilibrium_s", f.name, -1),
-            None,
+        why = (
             f"no closed form of the settling time ({pr.note.split(':')[0]}); the closed "
-            f"forms' first reach of the target: {pr.time_to_target_s:.4g} s",
-            structural=True,
+            f"forms' first reach of the target: {pr.time_to_target_s:.4g} s"
         )
-    elif f.start_s + pr.time_to_equilibrium_s < first_change:
-        lay.put(("time_to_equilibrium_s", f.name, -1), pr.time_to_equilibrium_s)
+        lay.put(key, None, why, structural=True)
+    elif f.start_s + t_eq < first_change:
+        lay.put(key, t_eq)
     else:
         lay.put(
-            ("time_to_equilibrium_s", f.name, -1),
-            None,
-            f"predicted {pr.time_to_equilibrium_s:.4g} s after its start, {bound}",
+            key, None, f"predicted {t_eq:.4g} s after its start, after {at} at {first_change:g} s"
         )
     lay.put(("throughput_pps", f.name, -1), None, "an average over the run", structural=True)
 
