@@ -87,13 +87,12 @@ def _our_cache_dirs() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(in_tree), frozenset(subpaths)
 
 
-def _ours(cache_file: Any) -> bool:
-    path = os.path.abspath(getattr(cache_file, "_cache_path", ""))
+def _drop(cache_file: Any, path: str, exc: BaseException) -> None:
+    """Remove the damaged file ``path`` of one of tcpfluid's caches; re-raise for others."""
+    where = os.path.abspath(getattr(cache_file, "_cache_path", ""))
     in_tree, subpaths = _our_cache_dirs()
-    return path in in_tree or os.path.basename(path) in subpaths
-
-
-def _drop(path: str, exc: BaseException) -> None:
+    if where not in in_tree and os.path.basename(where) not in subpaths:
+        raise exc
     _log.warning(
         "tcpfluid's compiled-kernel cache file %s is damaged (%s: %s); it is removed and "
         "the kernel compiled again (seconds, once)",
@@ -123,18 +122,14 @@ def _guard() -> None:
         try:
             return load_index(self)
         except _DAMAGED as exc:
-            if not _ours(self):
-                raise
-            _drop(self._index_path, exc)
+            _drop(self, self._index_path, exc)
             return {}
 
     def _load_data(self: Any, name: str) -> Any:
         try:
             return load_data(self, name)
         except _DAMAGED as exc:
-            if not _ours(self):
-                raise
-            _drop(self._data_path(name), exc)
+            _drop(self, self._data_path(name), exc)
             # numba's load() takes an OSError as "the data file is gone": a cache miss
             raise OSError(f"damaged cache file {self._data_path(name)} removed") from exc
 

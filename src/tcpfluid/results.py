@@ -465,15 +465,11 @@ class Result:
         return self
 
     def __post_init__(self) -> None:
-        T = self.time_s.shape[0]
-        F = len(self.flow_names)
-        for name, arr, shape in (
-            ("window_pkts", self.window_pkts, (F, T)),
-            ("queue_pkts", self.queue_pkts, (T,)),
-            ("throughput_pps", self.throughput_pps, (F, T)),
-        ):
-            if arr.shape != shape:
-                raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+        T, F = self.time_s.shape[0], len(self.flow_names)
+        shapes = {"window_pkts": (F, T), "queue_pkts": (T,), "throughput_pps": (F, T)}
+        for name, shape in shapes.items():
+            if (got := getattr(self, name).shape) != shape:
+                raise ValueError(f"{name} must have shape {shape}, got {got}")
 
     def __repr__(self) -> str:
         s = self.summary

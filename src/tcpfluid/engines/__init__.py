@@ -76,8 +76,7 @@ class _EngineTable(Mapping[str, type[Engine]]):
     """Engine name -> engine class, each class imported on first access."""
 
     def __getitem__(self, name: str) -> type[Engine]:
-        cls: type[Engine] = __getattr__(_NAMES[name])  # a KeyError for another name
-        return cls
+        return __getattr__(_NAMES[name])  # a KeyError for another name
 
     def __iter__(self) -> Iterator[str]:
         return iter(_NAMES)

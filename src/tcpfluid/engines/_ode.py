@@ -56,9 +56,7 @@ MIN_DEFAULT_POINTS = 11
 
 
 def _points(interval_s: float | None, duration_s: float) -> int:
-    if interval_s is None:
-        return DEFAULT_POINTS
-    return max(2, round(duration_s / interval_s) + 1)
+    return DEFAULT_POINTS if interval_s is None else max(2, round(duration_s / interval_s) + 1)
 
 
 def default_points(flows: int) -> int:

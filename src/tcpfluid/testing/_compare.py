@@ -95,11 +95,8 @@ def _rows(
                     elif v is None and r is None:
                         note = f"neither has a value ({label}: {note}; {ref_label}: {r_note})"
                         ok = True if tol else None
-                    elif v is None:
-                        note = f"{label}: {note}"
-                        ok = False if tol else None
-                    else:
-                        note = f"{ref_label}: {r_note}"
+                    else:  # one side has a value, the other has none
+                        note = f"{label}: {note}" if v is None else f"{ref_label}: {r_note}"
                         ok = False if tol else None
                     change = (None, None) if k < 0 else (k, changes[k])
                     values = (q, flow, change[0], lay.layer, v, r, err, reference, QUANTITIES[q])
