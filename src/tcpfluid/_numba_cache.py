@@ -67,12 +67,8 @@ def embeds(kernel: Any, *sources: Any) -> None:
 def _embedded_stamp(filename_base: str) -> tuple[tuple[str, float, int], ...]:
     """The stamps (path, modification time, size) of the sources declared for a cache
     entry, in a fixed order (empty when none are)."""
-    files: set[str] = set()
-    for prefix, more in _EMBEDS.items():
-        if filename_base.startswith(prefix):
-            files |= more
-    stats = [(path, os.stat(path)) for path in sorted(files)]
-    return tuple((path, st.st_mtime, st.st_size) for path, st in stats)
+    files = set().union(*(v for k, v in _EMBEDS.items() if filename_base.startswith(k)))
+    return tuple((path, (st := os.stat(path)).st_mtime, st.st_size) for path in sorted(files))
 
 
 @cache
@@ -91,13 +87,12 @@ def _our_cache_dirs() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(in_tree), frozenset(subpaths)
 
 
-def _ours(cache_file: Any) -> bool:
-    path = os.path.abspath(getattr(cache_file, "_cache_path", ""))
+def _drop(cache_file: Any, path: str, exc: BaseException) -> None:
+    """Remove the damaged file ``path`` of one of tcpfluid's caches; re-raise for others."""
+    where = os.path.abspath(getattr(cache_file, "_cache_path", ""))
     in_tree, subpaths = _our_cache_dirs()
-    return path in in_tree or os.path.basename(path) in subpaths
-
-
-def _drop(path: str, exc: BaseException) -> None:
+    if where not in in_tree and os.path.basename(where) not in subpaths:
+        raise exc
     _log.warning(
         "tcpfluid's compiled-kernel cache file %s is damaged (%s: %s); it is removed and "
         "the kernel compiled again (seconds, once)",
@@ -127,18 +122,14 @@ def _guard() -> None:
         try:
             return load_index(self)
         except _DAMAGED as exc:
-            if not _ours(self):
-                raise
-            _drop(self._index_path, exc)
+            _drop(self, self._index_path, exc)
             return {}
 
     def _load_data(self: Any, name: str) -> Any:
         try:
             return load_data(self, name)
         except _DAMAGED as exc:
-            if not _ours(self):
-                raise
-            _drop(self._data_path(name), exc)
+            _drop(self, self._data_path(name), exc)
             # numba's load() takes an OSError as "the data file is gone": a cache miss
             raise OSError(f"damaged cache file {self._data_path(name)} removed") from exc
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import sys
 import time
-from types import TracebackType
 from typing import Any, TextIO
 
 __all__ = ["ProgressBar", "progress_bar"]
@@ -118,12 +117,7 @@ class ProgressBar:
     def __enter__(self) -> ProgressBar:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

@@ -116,15 +116,13 @@ class FlowSummaries(LazySeq["FlowSummary"]):
         ints = all(isinstance(f.losses, int) for f in fl)
         out = cls(
             names=[f.name for f in fl],
-            start_s=col("start_s"),
-            stop_s=col("stop_s"),
             convergence_times_s=np.array(
                 [[np.nan if c is None else c for c in f.convergence_times_s] for f in fl],
                 dtype=np.float64,
             ).reshape(len(fl), n_changes),
             losses=np.array([f.losses for f in fl], dtype=np.int64 if ints else np.float64),
             not_settled_reason=np.array([f.not_settled_reason for f in fl], dtype=object),
-            **{name: col(name) for name in _OPTIONAL},
+            **{name: col(name) for name in ("start_s", "stop_s", *_OPTIONAL)},
         )
         out._cache.update(enumerate(fl))
         return out

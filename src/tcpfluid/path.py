@@ -84,19 +84,17 @@ class Path:
                 f"({mu:.6g} packets/s x {d:.6g} s); give a smaller bandwidth or rtt"
             )
         buf = units.buffer_pkts(buffer, packet_size_bytes=pkt, name="buffer")
-        if reverse_bandwidth is None:
-            if reverse_buffer is not None:
-                raise ValueError(
-                    f"reverse_buffer={reverse_buffer!r} was given without reverse_bandwidth; "
-                    "give the ACK-path rate too (e.g. reverse_bandwidth='32kbps')"
-                )
-            rmu: float | None = None
-            rbuf: float | None = None
-        else:
+        self._set(mu=mu, d=d, packet_size_bytes=pkt, ack_size_bytes=ack, buffer_pkts=buf)
+        self._set(reverse_mu=None, reverse_buffer_pkts=None, tau=None, link_rates=())
+        if reverse_bandwidth is not None:
             rmu = units.rate_pps(reverse_bandwidth, packet_size_bytes=ack, name="reverse_bandwidth")
             rbuf = units.buffer_pkts(reverse_buffer, packet_size_bytes=ack, name="reverse_buffer")
-        self._set(mu=mu, d=d, packet_size_bytes=pkt, ack_size_bytes=ack, buffer_pkts=buf)
-        self._set(reverse_mu=rmu, reverse_buffer_pkts=rbuf, tau=None, link_rates=())
+            self._set(reverse_mu=rmu, reverse_buffer_pkts=rbuf)
+        elif reverse_buffer is not None:
+            raise ValueError(
+                f"reverse_buffer={reverse_buffer!r} was given without reverse_bandwidth; "
+                "give the ACK-path rate too (e.g. reverse_bandwidth='32kbps')"
+            )
 
     def _set(self, **fields: Any) -> None:
         """Set frozen fields (the constructors')."""

@@ -100,7 +100,6 @@ class _Curves:
     throughput_pps: Any
     queue_pkts: Any  # None: not recorded
     flow_labels: list[str]
-    prefix: str
     queue_label: str
 
 
@@ -123,7 +122,7 @@ def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
         q = result.queue_pkts if link is None else result.link_queue_pkts(link)
         names = [f"{p} {n}" for n in result.flow_names]
         queue = f"{p} {link or result.summary.bottleneck}"
-        return _Curves(result.time_s, result.window_pkts, result.throughput_pps, q, names, p, queue)
+        return _Curves(result.time_s, result.window_pkts, result.throughput_pps, q, names, queue)
     if _native(result, "tcpfluid.fluid.rounds", "RoundTrace"):
         p = prefix("rounds")
         thr, q = result.throughput_pps, result.queue_pkts
@@ -134,14 +133,11 @@ def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
             None if q is None else q[:, 0],
             [f"{p} flow {f}" for f in range(result.n_flows)],
             p,
-            p,
         )
     if _native(result, "tcpfluid.fluid.ode", "OdeResult"):
         p = prefix("ode")
         names = [f"{p} flow {f}" for f in range(result.n_flows)]
-        return _Curves(
-            result.t, result.windows_pkts, result.rates_pps, result.queue_pkts, names, p, p
-        )
+        return _Curves(result.t, result.windows_pkts, result.rates_pps, result.queue_pkts, names, p)
     if _native(result, "tcpfluid.sim.engine", "PacketResult"):
         p = prefix("packet")
         name = link if link is not None else result.summary.bottleneck
@@ -151,7 +147,6 @@ def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
             np.array([f.goodput_pps for f in result.flows]),
             result.link(name).queue_pkts,
             [f"{p} {f.name}" for f in result.flows],
-            p,
             f"{p} {name}",
         )
     raise TypeError(
@@ -180,17 +175,22 @@ def _per_flow(
     quantity: str,
     ylabel: str,
     style: dict[str, Any],
+    link: str | None = None,
 ) -> list[Any]:
-    """One line per flow of ``result``'s ``quantity`` (``window_pkts``/``throughput_pps``)."""
-    c = _curves(result, label)  # a wrong result type opens no figure
+    """One line per flow of ``result``'s ``quantity`` (``window_pkts``/``throughput_pps``),
+    or the one line of ``queue_pkts`` (of ``link``)."""
+    c = _curves(result, label, link)  # a wrong result type opens no figure
     y = getattr(c, quantity)
     if y is None:
         raise ValueError(f"this result did not record {quantity} (record=...)")
-    chosen = _flows(flows, len(c.flow_labels))
+    if quantity == "queue_pkts":
+        y, labels, chosen = [y], [c.queue_label], [0]
+    else:
+        labels, chosen = c.flow_labels, _flows(flows, len(c.flow_labels))
     ax = _ax(ax)
     arts: list[Any] = []
     for f in chosen:
-        arts += ax.plot(c.time_s, y[f], label=c.flow_labels[f], **style)
+        arts += ax.plot(c.time_s, y[f], label=labels[f], **style)
     ax.set_xlabel("time (s)")
     ax.set_ylabel(ylabel)
     return arts
@@ -222,14 +222,7 @@ def queue(
     a packet result, the bottleneck of a fluid one); default: the bottleneck
     (:func:`tcpfluid.scenarios.bottleneck`).
     """
-    c = _curves(result, label, link)  # a wrong result type opens no figure
-    if c.queue_pkts is None:
-        raise ValueError("this result did not record queue_pkts (record=...)")
-    ax = _ax(ax)
-    arts = ax.plot(c.time_s, c.queue_pkts, label=c.queue_label, **style)
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("queue (packets)")
-    return list(arts)
+    return _per_flow(result, ax, None, label, "queue_pkts", "queue (packets)", style, link)
 
 
 def throughput(

@@ -95,18 +95,11 @@ def red_parameters(red: Mapping[str, Any], *, link: str | None = None) -> RedPar
     mx = check_positive(f"{name}.max_th", red["max_th"])
     if mx <= mn:
         raise ValueError(f"{where}: RED max_th must be > min_th, got min_th={mn}, max_th={mx}")
-    gentle = red.get("gentle", RED_DEFAULTS["gentle"])
-    if not isinstance(gentle, bool):
-        raise TypeError(f"{name}.gentle must be True or False, got {gentle!r}")
-    max_p = red.get("max_p", RED_DEFAULTS["max_p"])
-    w_q = red.get("w_q", RED_DEFAULTS["w_q"])
-    return RedParameters(
-        min_th_pkts=mn,
-        max_th_pkts=mx,
-        max_p=check_range(f"{name}.max_p", max_p, 0.0, 1.0, lo_open=True),
-        w_q=check_range(f"{name}.w_q", w_q, 0.0, 1.0, lo_open=True),
-        gentle=gentle,
-    )
+    r = {**RED_DEFAULTS, **red}
+    if not isinstance(r["gentle"], bool):
+        raise TypeError(f"{name}.gentle must be True or False, got {r['gentle']!r}")
+    p, w = (check_range(f"{name}.{k}", r[k], 0.0, 1.0, lo_open=True) for k in ("max_p", "w_q"))
+    return RedParameters(mn, mx, max_p=p, w_q=w, gentle=r["gentle"])
 
 
 def red_drop_probability(avg_queue_pkts: Any, red: RedParameters) -> NDArray[np.float64]:

@@ -254,20 +254,14 @@ class Summary:
         head: tuple[str, ...] = ("flow", "start (s)", "slow-start exit window (pkts)", "at (s)")
         head += ("settled window (pkts)", "time to equilibrium (s)", "throughput (pkt/s)")
         head += (s.losses_unit, "convergence after each change (s)")
-        body = [
-            (
-                f.name,
-                cell(f.start_s),
-                cell(f.ss_exit_window_pkts),
-                cell(f.ss_exit_time_s),
-                _settled_cell(f),
-                cell(f.time_to_equilibrium_s),
-                cell(f.throughput_pps),
-                str(f.losses),
-                cell(list(f.convergence_times_s)),
-            )
-            for f in shown
-        ]
+
+        def row(f: FlowSummary) -> tuple[str, ...]:
+            start = map(cell, (f.start_s, f.ss_exit_window_pkts, f.ss_exit_time_s))
+            after = map(cell, (f.time_to_equilibrium_s, f.throughput_pps))
+            convergence = cell(list(f.convergence_times_s))
+            return (f.name, *start, _settled_cell(f), *after, str(f.losses), convergence)
+
+        body = [row(f) for f in shown]
         lines += ["", columns(head, body)]
         if len(shown) < len(s.flows):
             lines.append(f"... {len(s.flows) - len(shown)} more flows (to_dict() lists every flow)")
@@ -471,15 +465,11 @@ class Result:
         return self
 
     def __post_init__(self) -> None:
-        T = self.time_s.shape[0]
-        F = len(self.flow_names)
-        for name, arr, shape in (
-            ("window_pkts", self.window_pkts, (F, T)),
-            ("queue_pkts", self.queue_pkts, (T,)),
-            ("throughput_pps", self.throughput_pps, (F, T)),
-        ):
-            if arr.shape != shape:
-                raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+        T, F = self.time_s.shape[0], len(self.flow_names)
+        shapes = {"window_pkts": (F, T), "queue_pkts": (T,), "throughput_pps": (F, T)}
+        for name, shape in shapes.items():
+            if (got := getattr(self, name).shape) != shape:
+                raise ValueError(f"{name} must have shape {shape}, got {got}")
 
     def __repr__(self) -> str:
         s = self.summary
@@ -497,21 +487,16 @@ class Result:
         """
         import pandas as pd
 
-        T = self.time_s.shape[0]
-        F = len(self.flow_names)
-        names = np.asarray(self.flow_names, dtype=object)
-
-        def frame(quantity: str, time_s: Any, flow: Any, value: Any) -> pd.DataFrame:
-            return pd.DataFrame(
-                {"time_s": time_s, "flow": flow, "quantity": quantity, "value": value}
-            )
-
-        parts = [
-            frame(q, np.tile(self.time_s, F), np.repeat(names, T), getattr(self, q).reshape(-1))
-            for q in ("window_pkts", "throughput_pps")
+        T, F = self.time_s.shape[0], len(self.flow_names)
+        t, names = np.tile(self.time_s, F), np.repeat(np.asarray(self.flow_names, dtype=object), T)
+        parts: list[tuple[Any, ...]] = [
+            (t, names, q, getattr(self, q).reshape(-1)) for q in ("window_pkts", "throughput_pps")
         ]
-        parts.append(frame("queue_pkts", self.time_s, "", self.queue_pkts))
-        return pd.concat(parts, ignore_index=True)
+        parts.append((self.time_s, "", "queue_pkts", self.queue_pkts))
+        cols = ("time_s", "flow", "quantity", "value")
+        return pd.concat(
+            [pd.DataFrame(dict(zip(cols, p, strict=True))) for p in parts], ignore_index=True
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: engine, scenario name, flow names, the arrays as lists, the summary."""

@@ -76,8 +76,7 @@ class _EngineTable(Mapping[str, type[Engine]]):
     """Engine name -> engine class, each class imported on first access."""
 
     def __getitem__(self, name: str) -> type[Engine]:
-        cls: type[Engine] = __getattr__(_NAMES[name])  # a KeyError for another name
-        return cls
+        return __getattr__(_NAMES[name])  # a KeyError for another name
 
     def __iter__(self) -> Iterator[str]:
         return iter(_NAMES)
@@ -213,18 +212,14 @@ def simulate(
     if algorithm is not None:
         law_class(algorithm)
         scenario = scenario.with_algorithm(algorithm)
-    if progress is not None and not eng.reports_progress:
-        progress(0.0)
+    own, around = (progress, None) if eng.reports_progress else (None, progress)
+    if around is not None:
+        around(0.0)
     # each fluid engine reduces the scenario with scenarios.fluid_view(scenario, engine),
     # which refuses what that engine cannot model (its capabilities), by name
-    result = eng.run(
-        scenario,
-        progress=progress if eng.reports_progress else None,
-        label=label,
-        settle_band=settle_band,
-    )
-    if progress is not None and not eng.reports_progress:
-        progress(1.0)
+    result = eng.run(scenario, progress=own, label=label, settle_band=settle_band)
+    if around is not None:
+        around(1.0)
     return result
 
 
@@ -255,13 +250,9 @@ def _legacy_options(engine: str, rtt_model: str, seed: int) -> dict[str, Any]:
     """The options of the older entry points, for the engines that take them: checked."""
     check_choice("rtt_model", rtt_model, RTT_MODELS)
     check_int("seed", seed, minimum=0)
-    names = ENGINES[engine].option_names()
-    out: dict[str, Any] = {}
-    if "rtt_model" in names:
-        out["rtt_model"] = rtt_model
-    if ENGINES[engine].stochastic:
-        out["seed"] = seed
-    return out
+    cls = ENGINES[engine]
+    out = {"rtt_model": rtt_model} if "rtt_model" in cls.option_names() else {}
+    return out | ({"seed": seed} if cls.stochastic else {})
 
 
 def simulate_summary(

@@ -56,9 +56,7 @@ MIN_DEFAULT_POINTS = 11
 
 
 def _points(interval_s: float | None, duration_s: float) -> int:
-    if interval_s is None:
-        return DEFAULT_POINTS
-    return max(2, round(duration_s / interval_s) + 1)
+    return DEFAULT_POINTS if interval_s is None else max(2, round(duration_s / interval_s) + 1)
 
 
 def default_points(flows: int) -> int:
@@ -72,18 +70,10 @@ def default_points(flows: int) -> int:
 def _renamed_points(cls: type[Engine], scenario: Scenario | None) -> dict[str, Any]:
     """The fluid models' older recording names: ``n_points`` (samples over the run) and
     ``record_every_s``."""
-    points_to_s = counted_option(
-        "n_points",
-        2,
-        "samples over the run, which needs its duration",
-        scenario,
-        lambda sc, n: sc.duration_s / (n - 1),
-    )
+    counts = "samples over the run, which needs its duration"
+    to_s = counted_option("n_points", 2, counts, scenario, lambda sc, n: sc.duration_s / (n - 1))
     note = "n_points=n is duration / (n - 1)"
-    return {
-        "n_points": ("record_interval_s", points_to_s, note),
-        "record_every_s": "record_interval_s",
-    }
+    return {"n_points": ("record_interval_s", to_s, note), "record_every_s": "record_interval_s"}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -86,11 +86,8 @@ class Packet(Engine):
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
         seconds = ("delack_timeout", "min_rto", "initial_rto", "max_rto")
-        return {
-            "sample_interval": "record_interval_s",
-            "sample_interval_s": "record_interval_s",
-            **{old: f"{old}_s" for old in seconds},
-        }
+        samples = dict.fromkeys(("sample_interval", "sample_interval_s"), "record_interval_s")
+        return samples | {old: f"{old}_s" for old in seconds}
 
     def __post_init__(self) -> None:
         super().__post_init__()

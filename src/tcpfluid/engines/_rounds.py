@@ -78,15 +78,12 @@ class Rounds(Engine):
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        rounds_to_s = counted_option(
-            "record_every",
-            1,
-            "rounds, which need the scenario's base RTT",
-            scenario,
-            lambda sc, m: m * min(sc.base_rtt_s(f) for f in sc.flows),
+        counts = "rounds, which need the scenario's base RTT"
+        to_s = counted_option(
+            "record_every", 1, counts, scenario, lambda sc, m: m * min(map(sc.base_rtt_s, sc.flows))
         )
         note = "record_every=m is taken as m base RTTs"
-        return {"rtt": "rtt_model", "record_every": ("record_interval_s", rounds_to_s, note)}
+        return {"rtt": "rtt_model", "record_every": ("record_interval_s", to_s, note)}
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.rounds import simulate_scenario_rounds

@@ -253,14 +253,17 @@ def packet_spread(
     check_int("runs", runs, minimum=2)
     check_int("seed", seed, minimum=0)
     check_progress(progress)
-    first = simulate(scenario, engine, progress=_part(progress, 0, runs), settle_band=settle_band)
+
+    def run(k: int, eng: Packet) -> Result:  # run k, its progress a part of the whole
+        part = None if progress is None else (lambda f: progress((k + f) / runs))
+        return simulate(scenario, eng, progress=part, settle_band=settle_band)
+
+    first = run(0, engine)
     summaries = [first.summary]  # only run 0 is kept whole
     delays = [np.broadcast_to(engine.start_delay_s, len(scenario.flows))]
     for k in range(1, runs):  # the engine's own start delays, and run k's jitter on them
         delays.append(delays[0] + start_jitter(scenario, (seed, k)))
-        eng = replace(engine, start_delay_s=tuple(delays[k].tolist()))
-        res = simulate(scenario, eng, progress=_part(progress, k, runs), settle_band=settle_band)
-        summaries.append(res.summary)
+        summaries.append(run(k, replace(engine, start_delay_s=tuple(delays[k].tolist()))).summary)
     cols = [_quantities(s) for s in summaries]
     spreads = {k: Spread(np.array([c[k] for c in cols])) for k in cols[0]}
     return PacketSpread(
@@ -271,12 +274,3 @@ def packet_spread(
         first=first,
         **spreads,
     )
-
-
-def _part(
-    progress: Callable[[float], None] | None, k: int, runs: int
-) -> Callable[[float], None] | None:
-    """The progress of run ``k`` of ``runs`` as a part of ``progress``."""
-    if progress is None:
-        return None
-    return lambda f: progress((k + f) / runs)

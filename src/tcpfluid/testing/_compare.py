@@ -95,11 +95,8 @@ def _rows(
                     elif v is None and r is None:
                         note = f"neither has a value ({label}: {note}; {ref_label}: {r_note})"
                         ok = True if tol else None
-                    elif v is None:
-                        note = f"{label}: {note}"
-                        ok = False if tol else None
-                    else:
-                        note = f"{ref_label}: {r_note}"
+                    else:  # one side has a value, the other has none
+                        note = f"{label}: {note}" if v is None else f"{ref_label}: {r_note}"
                         ok = False if tol else None
                     change = (None, None) if k < 0 else (k, changes[k])
                     values = (q, flow, change[0], lay.layer, v, r, err, reference, QUANTITIES[q])
@@ -214,20 +211,12 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     body = []
     for r in rows:
         err = _number(r.get("relative_error"))
-        body.append(
-            [
-                str(r["quantity"]),
-                str(r["flow"]),
-                "" if r.get("change") is None else f"{r['change']} @{r['change_time_s']:g}s",
-                str(r["engine"]),
-                _fmt(r.get("value")),
-                _fmt(r.get("reference")),
-                "" if err is None else f"{100 * err:+.1f} %",
-                r.get("tolerance") or "",
-                {True: "ok", False: "FAIL", None: "-"}[r.get("ok")],
-                str(r.get("note") or ""),
-            ]
-        )
+        q, flow = str(r["quantity"]), str(r["flow"])
+        change = "" if r.get("change") is None else f"{r['change']} @{r['change_time_s']:g}s"
+        values = (str(r["engine"]), _fmt(r.get("value")), _fmt(r.get("reference")))
+        rel = "" if err is None else f"{100 * err:+.1f} %"
+        tol, ok = r.get("tolerance") or "", {True: "ok", False: "FAIL", None: "-"}[r.get("ok")]
+        body.append([q, flow, change, *values, rel, tol, ok, str(r.get("note") or "")])
     return columns(head, body)
 
 

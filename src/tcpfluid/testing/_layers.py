@@ -156,16 +156,13 @@ class Tolerance(FieldsDict):
     reason: str = ""
 
     def __post_init__(self) -> None:
+        def real(v: Any) -> bool:
+            return isinstance(v, int | float) and not isinstance(v, bool)
+
         for name in ("rel", "abs_tol"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not (
-                isinstance(v, int | float) and math.isfinite(v) and v >= 0
-            ):
+            if not (real(v := getattr(self, name)) and math.isfinite(v) and v >= 0):
                 raise ValueError(f"Tolerance.{name} must be a finite number >= 0, got {v!r}")
-        if self.factor is not None and (
-            isinstance(self.factor, bool)
-            or not (isinstance(self.factor, int | float) and self.factor >= 1)
-        ):
+        if self.factor is not None and not (real(self.factor) and self.factor >= 1):
             raise ValueError(f"Tolerance.factor must be >= 1 or None, got {self.factor!r}")
         if not isinstance(self.reason, str):
             raise TypeError(f"Tolerance.reason must be a string, got {self.reason!r}")
@@ -181,14 +178,10 @@ class Tolerance(FieldsDict):
 
     def describe(self) -> str:
         """Short text: ``±10 %``, ``±1``, ``×2``; ``exact`` when all are zero."""
-        parts = []
-        if self.rel:
-            parts.append(f"±{self.rel * 100:g} %")
-        if self.abs_tol:
-            parts.append(f"±{self.abs_tol:g}")
-        if self.factor is not None:
-            parts.append(f"×{self.factor:g}")
-        return " or ".join(parts) if parts else "exact"
+        rel = f"±{self.rel * 100:g} %" if self.rel else ""
+        factor = "" if self.factor is None else f"×{self.factor:g}"
+        parts = (rel, f"±{self.abs_tol:g}" if self.abs_tol else "", factor)
+        return " or ".join(filter(None, parts)) or "exact"
 
 
 def _law_thresholds(algorithm: str, params: Mapping[str, Any]) -> dict[str, float]:
@@ -324,11 +317,7 @@ def _put_flow_forms(
     )
     later = [t for t in changes if t > f.start_s]
     first_change = min([*later, f.stop_s, scenario.duration_s])
-    bound = (
-        f"after the first change at {first_change:g} s"
-        if later and first_change == later[0]
-        else f"after the end of the flow's run at {first_change:g} s"
-    )
+    at = "the first change" if later and first_change == later[0] else "the end of the flow's run"
     no_ss = "TCP-Ho has no slow start"
     lay.put(("ss_exit_window", f.name, -1), pr.ss_exit_window_pkts, no_ss, structural=True)
     t_ss = None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s
@@ -336,23 +325,20 @@ def _put_flow_forms(
     w_eq = pr.equilibrium_window_pkts
     no_w = "TCP-Ho's analysis gives a round, not a window" if w_eq is None else ""
     lay.put(("settled_window", f.name, -1), w_eq, no_w, structural=w_eq is None)
-    if pr.time_to_equilibrium_s is None:
+    key, t_eq = ("time_to_equilibrium_s", f.name, -1), pr.time_to_equilibrium_s
+    if t_eq is None:
         # the closed forms count the round the window first reaches its target; that is
         # not the settling time every engine reports (tcpfluid.metrics.settling)
-        lay.put(
-            ("time_to_equilibrium_s", f.name, -1),
-            None,
+        why = (
             f"no closed form of the settling time ({pr.note.split(':')[0]}); the closed "
-            f"forms' first reach of the target: {pr.time_to_target_s:.4g} s",
-            structural=True,
+            f"forms' first reach of the target: {pr.time_to_target_s:.4g} s"
         )
-    elif f.start_s + pr.time_to_equilibrium_s < first_change:
-        lay.put(("time_to_equilibrium_s", f.name, -1), pr.time_to_equilibrium_s)
+        lay.put(key, None, why, structural=True)
+    elif f.start_s + t_eq < first_change:
+        lay.put(key, t_eq)
     else:
         lay.put(
-            ("time_to_equilibrium_s", f.name, -1),
-            None,
-            f"predicted {pr.time_to_equilibrium_s:.4g} s after its start, {bound}",
+            key, None, f"predicted {t_eq:.4g} s after its start, after {at} at {first_change:g} s"
         )
     lay.put(("throughput_pps", f.name, -1), None, "an average over the run", structural=True)
 
