@@ -179,14 +179,8 @@ class Parameter:
         if not self.per_flow:
             lo = -math.inf if self.lower is None else self.lower
             hi = math.inf if self.upper is None else self.upper
-            return check_range(
-                name,
-                value,
-                lo,
-                hi,
-                lo_open=self.lower_open,
-                hi_open=self.upper is None or self.upper_open,
-            )
+            hi_open = self.upper is None or self.upper_open
+            return check_range(name, value, lo, hi, lo_open=self.lower_open, hi_open=hi_open)
         zero = self.lower == 0.0
         arr = param_array(
             name,
