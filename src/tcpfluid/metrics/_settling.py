@@ -332,11 +332,10 @@ def _trend_significant(
     base: FloatArray,
     which: NDArray[np.bool_],
 ) -> NDArray[np.bool_]:
-    """For the series ``which`` (a mask over the trailing axes): whether the last
-    ``width`` of the segment (three tail lengths) holds a trend, not noise (module
-    docstring: the slope through :data:`TREND_WINDOWS` window means against
-    :data:`TREND_Z` standard errors; ``True`` with fewer than four windows holding
-    samples)."""
+    """For the series ``which`` (a mask over the trailing axes): whether the last ``width``
+    of the segment (three tail lengths) holds a trend, not noise (module docstring: the
+    slope through :data:`TREND_WINDOWS` window means against :data:`TREND_Z` standard
+    errors; ``True`` with fewer than four windows holding samples)."""
     _, t, v, inside, (t_last_c, w, base_c) = selected_columns(
         which, tb, vb, seg, t_last, width, base
     )
