@@ -115,9 +115,7 @@ class RoundAction:
 
 @dataclass(frozen=True)
 class OdeForm:
-    """A law's classical fluid (ODE) form: the window's rate of change between losses.
-
-    ``rate(sign, delta, w, rtt, alpha, gamma)``, the
+    """A law's classical fluid (ODE) form: ``rate(sign, delta, w, rtt, alpha, gamma)``, the
     window's rate of change between losses (packets/s; ``delta`` Vegas's Δ, ``sign`` the
     ramped sign of eq (2)), ``loss_cut`` the fraction of the window a loss event removes,
     ``description`` the formula, ``forward_delay`` Δ from the forward queueing delay only
@@ -179,14 +177,8 @@ class Parameter:
         if not self.per_flow:
             lo = -math.inf if self.lower is None else self.lower
             hi = math.inf if self.upper is None else self.upper
-            return check_range(
-                name,
-                value,
-                lo,
-                hi,
-                lo_open=self.lower_open,
-                hi_open=self.upper is None or self.upper_open,
-            )
+            hi_open = self.upper is None or self.upper_open
+            return check_range(name, value, lo, hi, lo_open=self.lower_open, hi_open=hi_open)
         zero = self.lower == 0.0
         arr = param_array(
             name,
@@ -247,10 +239,9 @@ def classical_ode_form(cls: type[ControlLaw]) -> OdeForm | None:
 class ControlLaw(ABC):
     """Base class of every congestion-control law.
 
-    Subclasses set :attr:`name`, the declared
-    :attr:`parameters` (checked when the law is made, then kept by :meth:`_configure`),
-    :meth:`init_state`, :meth:`on_round` and :meth:`on_loss` (or, as a
-    :class:`CompiledLaw`, the compiled rules those two run)."""
+    Subclasses set :attr:`name`, the declared :attr:`parameters` (checked when the law is
+    made, then kept by :meth:`_configure`), :meth:`init_state`, :meth:`on_round` and
+    :meth:`on_loss` (or, as a :class:`CompiledLaw`, the compiled rules those two run)."""
 
     name: ClassVar[str]
     #: the law's keyword parameters, in the order the documentation lists them

@@ -14,15 +14,7 @@ import numpy as np
 
 from ._common import check_flows, f64
 from ._tcp_ho_rule import _HO_LOSS, _STATE_DEFAULTS, _STATE_KEYS, _TCP_HO
-from .base import (
-    SLOW_START,
-    CompiledLaw,
-    LossRule,
-    Parameter,
-    RoundRule,
-    RoundSample,
-    State,
-)
+from .base import SLOW_START, CompiledLaw, LossRule, Parameter, RoundRule, RoundSample, State
 from .vegas import INITIAL_WINDOW
 
 __all__ = ["DECREASES", "TcpHo"]

@@ -218,23 +218,16 @@ def _settle(
         need = 2.0 * tf * span
         hold_w = seg & (tb >= t_last - need)
         before = hold_w & ~tail
-        hi = np.max(np.where(hold_w, vb, -np.inf), axis=0)
-        lo = np.min(np.where(hold_w, vb, np.inf), axis=0)
         has = n_tail > 0
-        amp_h = np.where(has, 0.5 * (hi - lo), np.nan)
-        mid_h = np.where(has, 0.5 * (hi + lo), np.nan)
+        mid_h, amp_h = (np.where(has, x, np.nan) for x in _envelope(hold_w, vb))
         n_before = before.sum(axis=0)
         mean_before = np.where(before, vb, 0.0).sum(axis=0) / np.maximum(n_before, 1)
         # the tail-long window before that one: a drift keeps its direction over both
         earlier = seg & (tb >= t_last - 1.5 * need) & ~hold_w
         n_earlier = earlier.sum(axis=0)
         mean_earlier = np.where(earlier, vb, 0.0).sum(axis=0) / np.maximum(n_earlier, 1)
-        t_hi = np.max(np.where(tail, vb, -np.inf), axis=0)
-        t_lo = np.min(np.where(tail, vb, np.inf), axis=0)
-        b_hi = np.max(np.where(before, vb, -np.inf), axis=0)
-        b_lo = np.min(np.where(before, vb, np.inf), axis=0)
-        amp_tail = np.where(has, 0.5 * (t_hi - t_lo), np.nan)
-        amp_before = np.where(n_before > 0, 0.5 * (b_hi - b_lo), 0.0)
+        amp_tail = np.where(has, _envelope(tail, vb)[1], np.nan)
+        amp_before = np.where(n_before > 0, _envelope(before, vb)[1], 0.0)
     cap_b = np.broadcast_to(cap, settled_val.shape)
     # a fixed point: the tail in the base band around its mean, held for two tail lengths
     # the window in effect at t_start: the last sample at or before it (none: NaN)
@@ -269,10 +262,9 @@ def _settle(
         wide_ok = np.where(fixed, base, cap_b)
         steady = seg & (tb >= steady_from(tb, vb, seg, t_hold, settled_val, wide_ok, settled))
         with np.errstate(invalid="ignore"):  # inf - inf where a series did not settle
-            c_hi = np.max(np.where(steady, vb, -np.inf), axis=0)
-            c_lo = np.min(np.where(steady, vb, np.inf), axis=0)
-            mid_c = np.where(settled, 0.5 * (c_hi + c_lo), mid_h)
-            amp_c = np.where(settled, 0.5 * (c_hi - c_lo), amp_h)
+            mid_s, amp_s = _envelope(steady, vb)
+            mid_c = np.where(settled, mid_s, mid_h)
+            amp_c = np.where(settled, amp_s, amp_h)
     with np.errstate(invalid="ignore"):
         in_band = np.abs(vb - mid_c) <= amp_c + base
         from_band = np.where(np.abs(v_prior - mid_c) <= amp_c + base, t0, t_first)
@@ -304,6 +296,15 @@ def _settle(
     )
 
 
+def _envelope(mask: NDArray[np.bool_], v: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Midpoint and half-range of ``v`` over the samples ``mask`` along axis 0 (NaN and
+    -inf where there are none)."""
+    hi = np.max(np.where(mask, v, -np.inf), axis=0)
+    lo = np.min(np.where(mask, v, np.inf), axis=0)
+    with np.errstate(invalid="ignore"):  # inf + -inf: no samples, or infinite values
+        return 0.5 * (hi + lo), 0.5 * (hi - lo)
+
+
 def _pick_at(a: Any, which: NDArray[np.bool_]) -> Any:
     """The values of ``a`` (broadcast over the trailing axes) where ``which`` holds."""
     return np.broadcast_to(a, which.shape)[which]
@@ -313,9 +314,7 @@ def _swing(vb: FloatArray, window: NDArray[np.bool_], which: NDArray[np.bool_]) 
     """Half the range of the series ``which`` (a mask over the trailing axes) over the
     samples ``window``, in the order of ``which``'s true entries."""
     _, _, v, inside, _ = selected_columns(which, vb, vb, window)
-    hi = np.max(np.where(inside, v, -np.inf), axis=0)
-    lo = np.min(np.where(inside, v, np.inf), axis=0)
-    return 0.5 * (hi - lo)
+    return _envelope(inside, v)[1]
 
 
 #: the quarter-tail windows over the last three tail lengths that a drift is judged on
@@ -333,11 +332,10 @@ def _trend_significant(
     base: FloatArray,
     which: NDArray[np.bool_],
 ) -> NDArray[np.bool_]:
-    """For the series ``which`` (a mask over the trailing axes): whether the last
-    ``width`` of the segment (three tail lengths) holds a trend, not noise (module
-    docstring: the slope through :data:`TREND_WINDOWS` window means against
-    :data:`TREND_Z` standard errors; ``True`` with fewer than four windows holding
-    samples)."""
+    """For the series ``which`` (a mask over the trailing axes): whether the last ``width``
+    of the segment (three tail lengths) holds a trend, not noise (module docstring: the
+    slope through :data:`TREND_WINDOWS` window means against :data:`TREND_Z` standard
+    errors; ``True`` with fewer than four windows holding samples)."""
     _, t, v, inside, (t_last_c, w, base_c) = selected_columns(
         which, tb, vb, seg, t_last, width, base
     )

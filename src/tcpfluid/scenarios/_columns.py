@@ -168,16 +168,6 @@ class LinkSeq(LazySeq["Link"]):
         return self.table.link(k)
 
 
-def _law_key(algorithm: str | None, params: Mapping[str, Any]) -> Any:
-    """A key equal for laws whose names and parameter dicts compare equal."""
-    items = tuple(sorted(params.items()))
-    try:
-        hash(items)
-    except TypeError:  # an unhashable parameter value: compared by its text
-        items = tuple((k, repr(v)) for k, v in items)
-    return (algorithm, items)
-
-
 def law_index(laws: Sequence[LawKey]) -> tuple[tuple[LawKey, ...], IntArray]:
     """The distinct laws of ``laws`` in order of first appearance, and each entry's index
     into them (two laws with the same name and parameters are one)."""
@@ -185,7 +175,12 @@ def law_index(laws: Sequence[LawKey]) -> tuple[tuple[LawKey, ...], IntArray]:
     out: list[LawKey] = []
     which = np.empty(len(laws), dtype=np.int64)
     for k, (alg, params) in enumerate(laws):
-        key = _law_key(alg, params)
+        items = tuple(sorted(params.items()))
+        try:
+            hash(items)
+        except TypeError:  # an unhashable parameter value: compared by its text
+            items = tuple((name, repr(v)) for name, v in items)
+        key = (alg, items)
         j = seen.get(key)
         if j is None:
             j = seen[key] = len(out)

@@ -199,9 +199,7 @@ class Names(Sequence[str]):
         return Names([[names[k] for k in idx.tolist()]])
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Names):
-            return len(self) == len(other) and self.all() == other.all()
-        if isinstance(other, tuple | list):
+        if isinstance(other, Names | tuple | list):
             return len(self) == len(other) and self.all() == list(other)
         return NotImplemented
 

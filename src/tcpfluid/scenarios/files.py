@@ -233,11 +233,6 @@ def _key(k: str) -> str:
     return k if bare else _toml_value(k)
 
 
-def _bps(rate_bps: float) -> str:
-    """A rate as the file writes it: bits/s, the float's shortest exact spelling."""
-    return f"{rate_bps!r}bps"
-
-
 def scenario_to_toml(scenario: Scenario) -> str:
     """``scenario`` as a scenario file that loads back to an equal one: every link, path and
     time written out, ``params`` under ``[params]`` (a record); TypeError for a value a TOML
@@ -265,7 +260,7 @@ def scenario_to_toml(scenario: Scenario) -> str:
         lines += [f"{_key(k)} = {_toml_value(v)}" for k, v in plain.items()]
     for lk in sc.links:
         lines += ["", "[[link]]"]
-        put(("name", lk.name), ("rate", _bps(lk.rate_bps)), ("delay", lk.delay_s))
+        put(("name", lk.name), ("rate", f"{lk.rate_bps!r}bps"), ("delay", lk.delay_s))
         put(("buffer", "inf" if math.isinf(lk.buffer_pkts) else lk.buffer_pkts))
         put(("queue", None if lk.discipline == "drop-tail" else lk.discipline))
         put(("red", dict(lk.red) or None))
@@ -276,6 +271,6 @@ def scenario_to_toml(scenario: Scenario) -> str:
         put(("stop", None if math.isinf(f.stop_s) else f.stop_s))
     for c in sc.cbr:
         lines += ["", "[[cbr]]"]
-        put(("name", c.name), ("rate", _bps(c.rate_bps)), ("start", c.start_s))
+        put(("name", c.name), ("rate", f"{c.rate_bps!r}bps"), ("start", c.start_s))
         put(("stop", "never" if math.isinf(c.stop_s) else c.stop_s), ("path", list(c.links)))
     return "\n".join(lines) + "\n"

@@ -288,13 +288,9 @@ def check_engine(view: FluidView, engine: str) -> None:
         refuse("unequal_rtt", f"flows of unequal base RTT ({what})")
     if rb is not None and (view.red is not None or not view.equal_rtt):
         what = "a RED queue" if view.red is not None else "flows of unequal base RTT"
-        refuse(
-            "ack_path_with_red_or_unequal_rtt",
-            f"an ACK-path bottleneck ({rb!r}) together with {what}",
-        )
+        what = f"an ACK-path bottleneck ({rb!r}) together with {what}"
+        refuse("ack_path_with_red_or_unequal_rtt", what)
     if view.off_bottleneck_cbr:
         cbr = ", ".join(view.off_bottleneck_cbr)
-        refuse(
-            "off_bottleneck_cbr",
-            f"CBR sources that do not cross the bottleneck {view.bottleneck!r} ({cbr})",
-        )
+        what = f"CBR sources that do not cross the bottleneck {view.bottleneck!r} ({cbr})"
+        refuse("off_bottleneck_cbr", what)
