@@ -64,8 +64,8 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "whole_packets": functools.partial(check_bool, "whole_packets"),
     "boundary_ack_next_round": functools.partial(check_bool, "boundary_ack_next_round"),
     "hold_drops": functools.partial(check_bool, "hold_drops"),
-    "red_losses": lambda v: check_choice("red_losses", v, RED_LOSSES),
     "dt_s": _none_or(functools.partial(check_positive, "dt_s")),
+    "red_losses": lambda v: check_choice("red_losses", v, RED_LOSSES),
     "min_rto_s": functools.partial(check_positive, "min_rto_s"),
     "timeout_loss_fraction": _none_or(
         functools.partial(check_range, "timeout_loss_fraction", lo=0.0, hi=1.0, lo_open=True)

@@ -28,6 +28,7 @@ from . import _hybrid_kernel as K
 from ._first_packets import first_packet_waits
 from ._hybrid_inputs import (
     DROP_SHARES,
+    OPTION_RULES,
     RTT_SAMPLES,
     STEPS_PER_RTT,
     KernelState,
@@ -155,12 +156,8 @@ def simulate_hybrid(
     measure_from_s
         Start of a measured time, s, in ``[0, duration_s)`` (:class:`HybridEnd`).
     """
-    opts = check_options(
-        rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets,
-        boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops, dt_s=dt_s,
-        red_losses=red_losses, min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
-        measure_from_s=measure_from_s, progress=progress,
-    )  # fmt: skip
+    given = locals()
+    opts = check_options(**{k: given[k] for k in OPTION_RULES})
     run = check_run(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
