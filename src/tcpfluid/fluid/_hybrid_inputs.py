@@ -175,17 +175,15 @@ def held_drop_steps(run: Run, fq_len: int) -> int:
     return int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0))
 
 
-def check_reverse(
-    reverse_mu_pps: float,
-    reverse_buffer_pkts: float,
-    packets_per_ack: float,
-    dt: float,
-    n_steps: int,
-    switches: tuple[str, Any, Any, Any],
-) -> tuple[FloatArray, int]:
-    """The kernel's ``rev`` array (ACK-path bottleneck, ``mu_r``, ``b_r``, packets per ACK,
-    then ``switches``: ``drop_share`` and three checked switches) and the length of its
-    forward-delay ring (the ACK-path queue's longest delay, capped by the run's steps)."""
+def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatArray, int]:
+    """The kernel's ``rev`` array from the keywords ``opts`` of
+    :func:`~tcpfluid.fluid.hybrid.simulate_hybrid` (ACK-path bottleneck, ``mu_r``, ``b_r``,
+    packets per ACK, then the checked ``drop_share``, ``whole_packets``,
+    ``boundary_ack_next_round`` and ``hold_drops``) and the length of its forward-delay ring
+    (the ACK-path queue's longest delay, capped by the run's steps)."""
+    reverse_mu_pps, reverse_buffer_pkts, packets_per_ack = (
+        opts[k] for k in ("reverse_mu_pps", "reverse_buffer_pkts", "packets_per_ack")
+    )
     try:
         mu_r = float(reverse_mu_pps)
         b_r = float(reverse_buffer_pkts)
@@ -203,7 +201,8 @@ def check_reverse(
         )
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
-    tail = [float(DROP_SHARES.index(switches[0]))] + [1.0 if v else 0.0 for v in switches[1:]]
+    tail = [float(DROP_SHARES.index(opts["drop_share"]))]
+    tail += [float(opts[k]) for k in ("whole_packets", "boundary_ack_next_round", "hold_drops")]
     if math.isinf(mu_r):
         return np.array([0.0, math.inf, math.inf, m, *tail]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
