@@ -23,7 +23,6 @@ from .._validation import (
     check_progress,
     check_range,
 )
-from ..queueing import RedParameters
 from . import _hybrid_kernel as K
 from ._rounds_law import DROP_SHARES
 from ._rounds_physics import INITIAL_RTO_S, start_lockout, timer_retransmissions
@@ -310,25 +309,18 @@ class KernelState(NamedTuple):
     touched: NDArray[np.int64]
 
 
-def kernel_state(
-    run: Run,
-    rev: FloatArray,
-    fq_len: int,
-    rtt_sample: str,
-    red: RedParameters | None,
-    red_losses: str,
-) -> KernelState:
+def kernel_state(run: Run, rev: FloatArray, fq_len: int, opts: dict[str, Any]) -> KernelState:
     """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``: :func:`check_reverse`;
-    ``red_losses``: :func:`~tcpfluid.fluid.hybrid.simulate_hybrid`'s)."""
-    F = run.d.size
+    ``opts``: the keywords of :func:`~tcpfluid.fluid.hybrid.simulate_hybrid` checked)."""
+    F, red = run.d.size, opts["red"]
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
     ff[:, K.F_LOSS_AT] = 1.0
-    if red is not None and red_losses == "dithered":
+    if red is not None and opts["red_losses"] == "dithered":
         ff[:, K.F_DITHER] = 1.0
         ff[:, K.F_LOSS_AT] = [K.loss_threshold(j, 0.0) for j in range(F)]
     H = int(ff[:, K.F_DELAY_STEPS].max()) + 1
-    ring = arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)
+    ring = arrival_ring(opts["rtt_sample"], run.buf, run.mu, run.dt, run.n_steps)
     # held drops are released a base RTT plus the queueing delay after the drop: the
     # longest queue's delay in steps (both directions), as the arrival ring's, beyond H
     hold = rev[7] == 1.0

@@ -267,7 +267,16 @@ def simulate_ode(
     if m_from >= t_end:
         raise ValueError(f"measure_from_s must be < t_end_s={t_end!r}, got {measure_from_s!r}")
     cross = _cross_traffic(cross_traffic)
-    _check_activity(flows, t_end, m_from)
+    starts = [f.start_s for f in flows]  # a flow must start before t_end, one be measured
+    if min(starts) >= t_end:
+        raise ValueError(
+            f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
+        )
+    if not any(f.start_s < t_end and f.stop_s > m_from for f in flows):
+        raise ValueError(
+            f"no flow is active in the measurement window [{m_from!r}, {t_end!r}] s; "
+            "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
+        )
     model = _Model(flows, path, red, eps, eps_b, budget)
     solver = {"method": method, "rtol": rtol, "atol": atol, "max_step": max_step}
     t, Y, active, status, message = _integrate(
@@ -318,20 +327,6 @@ def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:
                 f"{user} >= switch_width_pkts: give a smaller switch_width_pkts, or run the "
                 "hybrid model (model='hybrid'), which takes every value the law accepts"
             )
-
-
-def _check_activity(flows: tuple[OdeFlow, ...], t_end: float, m_from: float) -> None:
-    """A flow must start before ``t_end`` and one must be active while measuring."""
-    starts = [f.start_s for f in flows]
-    if min(starts) >= t_end:
-        raise ValueError(
-            f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
-        )
-    if not any(f.start_s < t_end and f.stop_s > m_from for f in flows):
-        raise ValueError(
-            f"no flow is active in the measurement window [{m_from!r}, {t_end!r}] s; "
-            "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
-        )
 
 
 def _integrate(

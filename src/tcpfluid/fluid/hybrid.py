@@ -174,7 +174,7 @@ def _initial_state(
     :func:`simulate_hybrid`, its options checked): the kernel's state with the flows' places
     and first packets' RTTs, the laws, the round boundary's state and the lock-out at a
     simultaneous start."""
-    F, red = run.d.size, opts["red"]
+    F = run.d.size
     lead = per_flow("flow_lead_s", opts["flow_lead_s"], F, 0.0)
     spacing = per_flow("flow_spacing_s", opts["flow_spacing_s"], F, 0.0)
     if not (np.all(lead >= 0.0) and np.all(spacing >= 0.0)):
@@ -194,7 +194,7 @@ def _initial_state(
     if not mark < run.t_end:
         raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")
     with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, opts["rtt_sample"], red, opts["red_losses"])
+        st = kernel_state(run, rev_arr, hf, opts)
     st.g[K.G_MARK] = mark
     lock = StartLockout(st.ff, run.buf)  # before the places: a locked-out flow has none
     if rev_arr[0] != 1.0:
