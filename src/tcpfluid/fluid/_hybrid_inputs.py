@@ -255,7 +255,7 @@ def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> Floa
         raise ValueError(f"{name} must be one time per flow ({n}), got {value!r}") from exc
 
 
-#: the memory a run may take, bytes (:func:`check_memory`): a quarter of a 16-GiB machine
+#: the memory a run may take, bytes (:func:`kernel_state`): a quarter of a 16-GiB machine
 MEMORY_BUDGET_BYTES = 4 * 2**30
 #: float arrays of flows x recorded samples a run holds at its peak: the kernel's recorded
 #: series and what the results derive from them (measured: ~16 with 10,000 flows)
@@ -268,21 +268,6 @@ def memory_estimate(run: Run, hist_rows: int, ring_len: int) -> int:
     n_rec = run.n_steps // run.every + 2
     per_flow = 8 * (ARRAYS_PER_FLOW_SAMPLE * n_rec + 3 * hist_rows + K.N_FLOW_ROWS + 16)
     return int(F * per_flow + 16 * ring_len + 8 * K.N_REC_G * n_rec)
-
-
-def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
-    """Refuse a run whose :func:`memory_estimate` exceeds :data:`MEMORY_BUDGET_BYTES`."""
-    need = memory_estimate(run, hist_rows, ring_len)
-    if need > MEMORY_BUDGET_BYTES:
-        F = run.d.size
-        n_rec = run.n_steps // run.every + 2
-        raise ValueError(
-            f"the hybrid model would need about {need / 2**30:.1f} GiB for {F} flows x "
-            f"{n_rec} recorded samples (budget {MEMORY_BUDGET_BYTES / 2**30:.0f} GiB): "
-            "record fewer samples (a longer record_interval_s; record_every_s of "
-            "simulate_hybrid), "
-            "or run fewer flows"
-        )
 
 
 class KernelState(NamedTuple):
@@ -325,11 +310,18 @@ def kernel_state(run: Run, rev: FloatArray, fq_len: int, opts: dict[str, Any]) -
     # longest queue's delay in steps (both directions), as the arrival ring's, beyond H
     hold = rev[7] == 1.0
     HD = H + held_drop_steps(run, fq_len) if hold else 1
-    check_memory(run, H + HD, ring)
+    n_rec = run.n_steps // run.every + 2
+    need = memory_estimate(run, H + HD, ring)  # a run above the budget is refused
+    if need > MEMORY_BUDGET_BYTES:
+        raise ValueError(
+            f"the hybrid model would need about {need / 2**30:.1f} GiB for {F} flows x "
+            f"{n_rec} recorded samples (budget {MEMORY_BUDGET_BYTES / 2**30:.0f} GiB): "
+            "record fewer samples (a longer record_interval_s; record_every_s of "
+            "simulate_hybrid), or run fewer flows"
+        )
     red_arr = np.zeros(6)
     if red is not None:
         red_arr[:] = (1.0, red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, float(red.gentle))
-    n_rec = run.n_steps // run.every + 2
     g = np.zeros(K.N_GLOBALS)
     g[K.G_REDO] = 1.0  # every flow's first sending is computed
     return KernelState(
