@@ -51,6 +51,7 @@ from ._rounds_physics import (
     per_scenario,
     placed_flows,
     reverse_queues,
+    round_losses,
     start_lockout,
     timer_retransmissions,
 )
@@ -112,7 +113,7 @@ class RoundEngine:
         self.burst = self.share if isinstance(self.share, BurstLosses) else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
-        self.sw = switches(S, run.start_f, law, opts)
+        self.sw = switches(S, run.start_f, round_losses, law, opts)
         self._init_kernels(law, opts["train_runs"])
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ._rounds_kernel import rule
-from ._rounds_physics import HoleTimeouts, OverflowInRuns, all_of, any_of, round_losses
+from ._rounds_physics import HoleTimeouts, OverflowInRuns, all_of, any_of
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -360,11 +360,13 @@ class Switches:
     holes: HoleTimeouts | None
 
 
-def switches(S: int, start_f: FloatArray, law: ControlLaw, opts: dict[str, Any]) -> Switches:
+def switches(
+    S: int, start_f: FloatArray, losses: Callable[..., Any], law: ControlLaw, opts: dict[str, Any]
+) -> Switches:
     """The :class:`Switches` set by the checked options ``opts`` of
     :func:`~.rounds.simulate_rounds` for S scenarios of the flows starting at ``start_f`` (the
-    joiners: ``start_f > 0``) of ``law``; the round losses
-    :func:`~._rounds_physics.round_losses`, or :class:`~._rounds_physics.OverflowInRuns`."""
+    joiners: ``start_f > 0``) of ``law``; the round losses ``losses``, or
+    :class:`~._rounds_physics.OverflowInRuns`."""
     n = S * start_f.size
     if opts["overflow_in_runs"] and S > 1:
         raise ValueError(
@@ -384,7 +386,7 @@ def switches(S: int, start_f: FloatArray, law: ControlLaw, opts: dict[str, Any])
         LateDetection(np.zeros(n)) if opts["late_detection"] else None,
         first,
         None if pin is None else np.where(joiner, pin, np.nan),
-        OverflowInRuns(n) if opts["overflow_in_runs"] else round_losses,
+        OverflowInRuns(n) if opts["overflow_in_runs"] else losses,
         HoleTimeouts.of(law, n) if opts["hole_timeouts"] else None,
     )
 
