@@ -23,7 +23,6 @@ from .._validation import (
     check_progress,
     check_range,
 )
-from ..queueing import RedParameters
 from . import _hybrid_kernel as K
 from ._rounds_law import DROP_SHARES
 from ._rounds_physics import INITIAL_RTO_S, start_lockout, timer_retransmissions
@@ -64,8 +63,8 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "whole_packets": functools.partial(check_bool, "whole_packets"),
     "boundary_ack_next_round": functools.partial(check_bool, "boundary_ack_next_round"),
     "hold_drops": functools.partial(check_bool, "hold_drops"),
-    "red_losses": lambda v: check_choice("red_losses", v, RED_LOSSES),
     "dt_s": _none_or(functools.partial(check_positive, "dt_s")),
+    "red_losses": lambda v: check_choice("red_losses", v, RED_LOSSES),
     "min_rto_s": functools.partial(check_positive, "min_rto_s"),
     "timeout_loss_fraction": _none_or(
         functools.partial(check_range, "timeout_loss_fraction", lo=0.0, hi=1.0, lo_open=True)
@@ -175,17 +174,15 @@ def held_drop_steps(run: Run, fq_len: int) -> int:
     return int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0))
 
 
-def check_reverse(
-    reverse_mu_pps: float,
-    reverse_buffer_pkts: float,
-    packets_per_ack: float,
-    dt: float,
-    n_steps: int,
-    switches: tuple[str, Any, Any, Any],
-) -> tuple[FloatArray, int]:
-    """The kernel's ``rev`` array (ACK-path bottleneck, ``mu_r``, ``b_r``, packets per ACK,
-    then ``switches``: ``drop_share`` and three checked switches) and the length of its
-    forward-delay ring (the ACK-path queue's longest delay, capped by the run's steps)."""
+def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatArray, int]:
+    """The kernel's ``rev`` array from the keywords ``opts`` of
+    :func:`~tcpfluid.fluid.hybrid.simulate_hybrid` (ACK-path bottleneck, ``mu_r``, ``b_r``,
+    packets per ACK, then the checked ``drop_share``, ``whole_packets``,
+    ``boundary_ack_next_round`` and ``hold_drops``) and the length of its forward-delay ring
+    (the ACK-path queue's longest delay, capped by the run's steps)."""
+    reverse_mu_pps, reverse_buffer_pkts, packets_per_ack = (
+        opts[k] for k in ("reverse_mu_pps", "reverse_buffer_pkts", "packets_per_ack")
+    )
     try:
         mu_r = float(reverse_mu_pps)
         b_r = float(reverse_buffer_pkts)
@@ -203,7 +200,8 @@ def check_reverse(
         )
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
-    tail = [float(DROP_SHARES.index(switches[0]))] + [1.0 if v else 0.0 for v in switches[1:]]
+    tail = [float(DROP_SHARES.index(opts["drop_share"]))]
+    tail += [float(opts[k]) for k in ("whole_packets", "boundary_ack_next_round", "hold_drops")]
     if math.isinf(mu_r):
         return np.array([0.0, math.inf, math.inf, m, *tail]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
@@ -257,7 +255,7 @@ def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> Floa
         raise ValueError(f"{name} must be one time per flow ({n}), got {value!r}") from exc
 
 
-#: the memory a run may take, bytes (:func:`check_memory`): a quarter of a 16-GiB machine
+#: the memory a run may take, bytes (:func:`kernel_state`): a quarter of a 16-GiB machine
 MEMORY_BUDGET_BYTES = 4 * 2**30
 #: float arrays of flows x recorded samples a run holds at its peak: the kernel's recorded
 #: series and what the results derive from them (measured: ~16 with 10,000 flows)
@@ -270,21 +268,6 @@ def memory_estimate(run: Run, hist_rows: int, ring_len: int) -> int:
     n_rec = run.n_steps // run.every + 2
     per_flow = 8 * (ARRAYS_PER_FLOW_SAMPLE * n_rec + 3 * hist_rows + K.N_FLOW_ROWS + 16)
     return int(F * per_flow + 16 * ring_len + 8 * K.N_REC_G * n_rec)
-
-
-def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
-    """Refuse a run whose :func:`memory_estimate` exceeds :data:`MEMORY_BUDGET_BYTES`."""
-    need = memory_estimate(run, hist_rows, ring_len)
-    if need > MEMORY_BUDGET_BYTES:
-        F = run.d.size
-        n_rec = run.n_steps // run.every + 2
-        raise ValueError(
-            f"the hybrid model would need about {need / 2**30:.1f} GiB for {F} flows x "
-            f"{n_rec} recorded samples (budget {MEMORY_BUDGET_BYTES / 2**30:.0f} GiB): "
-            "record fewer samples (a longer record_interval_s; record_every_s of "
-            "simulate_hybrid), "
-            "or run fewer flows"
-        )
 
 
 class KernelState(NamedTuple):
@@ -311,34 +294,34 @@ class KernelState(NamedTuple):
     touched: NDArray[np.int64]
 
 
-def kernel_state(
-    run: Run,
-    rev: FloatArray,
-    fq_len: int,
-    rtt_sample: str,
-    red: RedParameters | None,
-    red_losses: str,
-) -> KernelState:
+def kernel_state(run: Run, rev: FloatArray, fq_len: int, opts: dict[str, Any]) -> KernelState:
     """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``: :func:`check_reverse`;
-    ``red_losses``: :func:`~tcpfluid.fluid.hybrid.simulate_hybrid`'s)."""
-    F = run.d.size
+    ``opts``: the keywords of :func:`~tcpfluid.fluid.hybrid.simulate_hybrid` checked)."""
+    F, red = run.d.size, opts["red"]
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
     ff[:, K.F_LOSS_AT] = 1.0
-    if red is not None and red_losses == "dithered":
+    if red is not None and opts["red_losses"] == "dithered":
         ff[:, K.F_DITHER] = 1.0
         ff[:, K.F_LOSS_AT] = [K.loss_threshold(j, 0.0) for j in range(F)]
     H = int(ff[:, K.F_DELAY_STEPS].max()) + 1
-    ring = arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)
+    ring = arrival_ring(opts["rtt_sample"], run.buf, run.mu, run.dt, run.n_steps)
     # held drops are released a base RTT plus the queueing delay after the drop: the
     # longest queue's delay in steps (both directions), as the arrival ring's, beyond H
     hold = rev[7] == 1.0
     HD = H + held_drop_steps(run, fq_len) if hold else 1
-    check_memory(run, H + HD, ring)
+    n_rec = run.n_steps // run.every + 2
+    need = memory_estimate(run, H + HD, ring)  # a run above the budget is refused
+    if need > MEMORY_BUDGET_BYTES:
+        raise ValueError(
+            f"the hybrid model would need about {need / 2**30:.1f} GiB for {F} flows x "
+            f"{n_rec} recorded samples (budget {MEMORY_BUDGET_BYTES / 2**30:.0f} GiB): "
+            "record fewer samples (a longer record_interval_s; record_every_s of "
+            "simulate_hybrid), or run fewer flows"
+        )
     red_arr = np.zeros(6)
     if red is not None:
         red_arr[:] = (1.0, red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, float(red.gentle))
-    n_rec = run.n_steps // run.every + 2
     g = np.zeros(K.N_GLOBALS)
     g[K.G_REDO] = 1.0  # every flow's first sending is computed
     return KernelState(

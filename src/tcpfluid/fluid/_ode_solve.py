@@ -50,17 +50,15 @@ class _Model:
 
     def __init__(
         self,
-        flows: Sequence[OdeFlow],
-        capacity_pps: float,
-        buffer_pkts: float,
-        reverse_pps: float,
+        flows: tuple[OdeFlow, ...],
+        path: Path,
         red: RedQueue | None,
         switch_width_pkts: float,
         droptail_width_pkts: float,
         max_rhs_evals: int,
     ) -> None:
         n = len(flows)
-        self.n = n
+        self.n, self.flows = n, flows
         col = lambda v: np.asarray(v, dtype=np.float64).reshape(n, 1)  # noqa: E731
         self.d = col([f.rtt_s for f in flows])
         self.alpha = col([f.alpha_pkts for f in flows])
@@ -77,9 +75,10 @@ class _Model:
         self.forms: list[tuple[OdeForm, NDArray[np.bool_]]] = []
         for fm in dict.fromkeys(forms):
             self.forms.append((fm, np.array([g is fm for g in forms]).reshape(n, 1)))
-        self.C, self.B, self.Cr, self.red = capacity_pps, buffer_pkts, reverse_pps, red
+        self.C, self.B, self.red = path.mu, path.buffer_pkts, red
+        self.Cr = math.inf if path.reverse_mu is None else path.reverse_mu
         self.eps, self.eps_b = switch_width_pkts, droptail_width_pkts
-        self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
+        self.red_rate = 0.0 if red is None else self.C * math.log1p(-red.weight)
         self.active = np.ones((n, 1), dtype=bool)
         self.cross_pps, self.budget, self.nfev = 0.0, max_rhs_evals, 0
         # state layout: per flow window, BaseRTT error, delivered, lost; the queue, its RED
@@ -249,8 +248,6 @@ def simulate_ode(
     flows = _check_flows(flows)
     if not isinstance(path, Path):
         raise TypeError(f"path must be a tcpfluid.Path, got {path!r} ({type(path).__name__})")
-    capacity, buffer_pkts = path.mu, path.buffer_pkts
-    reverse = math.inf if path.reverse_mu is None else path.reverse_mu
     t_end = _time("t_end_s", t_end_s)
     if t_end <= 0:
         raise ValueError(f"t_end_s must be > 0 s, got {t_end_s!r}")
@@ -261,27 +258,36 @@ def simulate_ode(
         switch_width_pkts, droptail_width_pkts, method, rtol, atol, max_step_s, max_rhs_evals
     )
     _check_switch_width(flows, eps)
-    if math.isfinite(buffer_pkts) and eps_b > buffer_pkts:
+    if math.isfinite(path.buffer_pkts) and eps_b > path.buffer_pkts:
         raise ValueError(
-            f"droptail_width_pkts must be <= the buffer ({buffer_pkts:g} pkts), "
+            f"droptail_width_pkts must be <= the buffer ({path.buffer_pkts:g} pkts), "
             f"got {droptail_width_pkts!r}"
         )
     m_from = t_end / 2.0 if measure_from_s is None else _time("measure_from_s", measure_from_s)
     if m_from >= t_end:
         raise ValueError(f"measure_from_s must be < t_end_s={t_end!r}, got {measure_from_s!r}")
     cross = _cross_traffic(cross_traffic)
-    _check_activity(flows, t_end, m_from)
-    model = _Model(flows, capacity, buffer_pkts, reverse, red, eps, eps_b, budget)
+    starts = [f.start_s for f in flows]  # a flow must start before t_end, one be measured
+    if min(starts) >= t_end:
+        raise ValueError(
+            f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
+        )
+    if not any(f.start_s < t_end and f.stop_s > m_from for f in flows):
+        raise ValueError(
+            f"no flow is active in the measurement window [{m_from!r}, {t_end!r}] s; "
+            "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
+        )
+    model = _Model(flows, path, red, eps, eps_b, budget)
+    solver = {"method": method, "rtol": rtol, "atol": atol, "max_step": max_step}
     t, Y, active, status, message = _integrate(
-        model, flows, cross, t_end, n_points, method, rtol, atol, max_step, budget
+        model, cross, np.linspace(0.0, t_end, n_points), solver
     )
-    result_kw = _result_fields(model, flows, t, Y, active, red, capacity)
-    result_kw.update(status=status, message=message)
+    kw = _result_fields(model, t, Y, active)
     summary = None
     if status == 0:
         changes = bandwidth_changes([(c[1], c[2]) for c in cross], t_end)
-        summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw, changes)
-    return OdeResult(**result_kw, summary=summary)
+        summary = _summarise(model, Y, kw, (m_from, t_end), changes)
+    return OdeResult(**kw, status=status, message=message, summary=summary)
 
 
 def _check_flows(flows: OdeFlow | Sequence[OdeFlow]) -> tuple[OdeFlow, ...]:
@@ -323,38 +329,15 @@ def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:
             )
 
 
-def _check_activity(flows: tuple[OdeFlow, ...], t_end: float, m_from: float) -> None:
-    """A flow must start before ``t_end`` and one must be active while measuring."""
-    starts = [f.start_s for f in flows]
-    if min(starts) >= t_end:
-        raise ValueError(
-            f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
-        )
-    if not any(f.start_s < t_end and f.stop_s > m_from for f in flows):
-        raise ValueError(
-            f"no flow is active in the measurement window [{m_from!r}, {t_end!r}] s; "
-            "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
-        )
-
-
 def _integrate(
-    model: _Model,
-    flows: tuple[OdeFlow, ...],
-    cross: list[tuple[float, float, float]],
-    t_end: float,
-    n_points: int,
-    method: str,
-    rtol: float,
-    atol: float,
-    max_step: float,
-    budget: int,
+    model: _Model, cross: Sequence[tuple[float, ...]], t_grid: FloatArray, solver: dict[str, Any]
 ) -> tuple[FloatArray, FloatArray, NDArray[np.bool_], int, str]:
-    """Integrate segment by segment between joins, leaves and cross-traffic changes;
-    returns the samples, the states, the flows' activity, and the status and message."""
+    """Integrate segment by segment between joins, leaves and cross-traffic changes, at the
+    samples ``t_grid`` (``solver``: solve_ivp's method and tolerances); returns the samples,
+    the states, the flows' activity, and the status and message."""
     from scipy.integrate import solve_ivp  # SciPy's integrators: about 0.5 s to import
 
-    n = model.n
-    t_grid = np.linspace(0.0, t_end, n_points)
+    n, flows, t_end = model.n, model.flows, float(t_grid[-1])
     changes = [v for f in flows for v in (f.start_s, f.stop_s)] + [v for c in cross for v in c[1:]]
     cuts = sorted({0.0, t_end} | {v for v in changes if v < t_end})
     y = np.zeros(model.size)
@@ -370,7 +353,8 @@ def _integrate(
     status, message = 0, "ok"
     act = np.zeros(n, dtype=bool)
     # implicit methods: a sparse Jacobian (sparse LU) pays off beyond a few flows
-    sparsity = model.sparsity() if (method in ("BDF", "Radau") and n >= 8) else None
+    implicit = solver["method"] in ("BDF", "Radau")
+    sparsity = model.sparsity() if (implicit and n >= 8) else None
     for k in range(len(cuts) - 1):
         t0, t1 = cuts[k], cuts[k + 1]
         # joins and leaves at t0
@@ -395,18 +379,15 @@ def _integrate(
                 model,
                 (t0, t1),
                 y,
-                method=method,
                 t_eval=np.append(t_eval, t1) if (t_eval.size == 0 or t_eval[-1] < t1) else t_eval,
-                vectorized=method in ("BDF", "Radau"),
+                vectorized=implicit,
                 **({"jac_sparsity": sparsity} if sparsity is not None else {}),
-                rtol=rtol,
-                atol=atol,
-                max_step=max_step,
+                **solver,
             )
         except _BudgetExceeded:
             status = -1
             message = (
-                f"step-size collapse: more than max_rhs_evals={budget} right-hand-side "
+                f"step-size collapse: more than max_rhs_evals={model.budget} right-hand-side "
                 f"evaluations before t={t1:g} s (segment started at {t0:g} s); the problem "
                 "is too stiff for this method/tolerance (try method='BDF' or a wider "
                 "switch_width_pkts)"
@@ -429,13 +410,7 @@ def _integrate(
 
 
 def _result_fields(
-    model: _Model,
-    flows: tuple[OdeFlow, ...],
-    t: FloatArray,
-    Y: FloatArray,
-    active: NDArray[np.bool_],
-    red: RedQueue | None,
-    capacity: float,
+    model: _Model, t: FloatArray, Y: FloatArray, active: NDArray[np.bool_]
 ) -> dict[str, Any]:
     """The :class:`OdeResult` fields computed from the integrated states."""
     model.active = np.ones((model.n, 1), dtype=bool)
@@ -456,31 +431,25 @@ def _result_fields(
         "loss_events": Y[model.i_L],
         "active": active,
         "queue_pkts": a["q"],
-        "avg_queue_pkts": Y[model.i_qa] if red is not None else np.zeros(t.size),
+        "avg_queue_pkts": Y[model.i_qa] if model.red is not None else np.zeros(t.size),
         "reverse_queue_pkts": a["qr"],
         "loss_probability": a["p"],
         "nfev": model.nfev,
-        "capacity_pps": capacity,
-        "flows": flows,
+        "capacity_pps": model.C,
+        "flows": model.flows,
     }
 
 
 def _summarise(
-    flows: tuple[OdeFlow, ...],
-    t: FloatArray,
-    Y: FloatArray,
-    model: _Model,
-    m_from: float,
-    t_end: float,
-    capacity: float,
-    kw: dict[str, Any],
-    changes: tuple[float, ...],
+    model: _Model, Y: FloatArray, kw: dict[str, Any], span_s: tuple[float, float], changes: Any
 ) -> OdeSummary:
-    """The native summary of a classical run: the integrals' totals and the one summary
-    computation's columns (:func:`tcpfluid.metrics.summarise`) on the samples ``t``,
-    judged at the run's changes (the cross traffic's ``changes``, the joins and leaves)."""
+    """The native summary of a classical run measured over ``span_s``: the integrals' totals
+    and the one summary computation's columns (:func:`tcpfluid.metrics.summarise`) on the
+    samples ``kw["t"]``, judged at the run's changes (the cross traffic's ``changes``, the
+    joins and leaves)."""
     from ..metrics.summary import FlowRecords, engine_summary
 
+    flows, t, (m_from, t_end) = model.flows, kw["t"], span_s
     start = np.array([f.start_s for f in flows], dtype=np.float64)
     stop = np.array([f.stop_s for f in flows], dtype=np.float64)
     recs = classical_records(
@@ -509,7 +478,7 @@ def _summarise(
         measure_to_s=t_end,
         throughput_pps=tuple(float(v) for v in thr),
         jain_index=own["jain_index"],
-        utilization=1.0 - idle / (capacity * span),
+        utilization=1.0 - idle / (model.C * span),
         mean_queue_pkts=(Q1 - Q0) / span,
         final_queue_pkts=float(kw["queue_pkts"][-1]),
         final_windows_pkts=tuple(float(v) for v in kw["windows_pkts"][:, -1]),

@@ -17,7 +17,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms.base import ControlLaw, RoundSample
-from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
 from ._first_packets import first_packets_floor, seed_first_packets
@@ -63,7 +62,9 @@ FloatArray = NDArray[np.float64]
 
 class RoundEngine:
     """The round loop on checked arguments (``classes``: flow indices within a scenario;
-    ``d``: their base RTTs ``(S, K)``; several classes need ``S = 1``)."""
+    ``d``: their base RTTs ``(S, K)``; several classes need ``S = 1``; ``opts``: the options of
+    :func:`~.rounds.simulate_rounds` checked, with the RTT ``model``, the feedback ``lag`` and
+    ``red``)."""
 
     def __init__(
         self,
@@ -72,31 +73,21 @@ class RoundEngine:
         classes: list[NDArray[np.intp]],
         d: FloatArray,
         run: _Run,
-        *,
-        model: str,
-        ack_train: bool,
-        lag: int,
-        whole_packets: bool,
-        train_runs: bool,
-        drop_share: str,
-        red: RedParameters | None,
-        drop_at_least_one: bool,
-        burst_whole_losses: bool,
-        **options: Any,
+        opts: dict[str, Any],
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
         assert K == 1 or S == 1, "several round-clock classes run one scenario at a time"
         self.law, self.batch, self.run = law, batch, run
-        self.model, self.lag, self.red = model, lag, red
+        self.model, self.lag, self.red = opts["model"], opts["lag"], opts["red"]
         self.S, self.K, self.F, self.n = S, K, F, S * F
-        self.whole_packets = whole_packets
+        self.whole_packets = opts["whole_packets"]
         self._init_classes(classes, d)
         self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
         self.reverse = bool(np.any(np.isfinite(batch.reverse_mu_pps)))
         self.finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
         self.cross = bool(run.cross)
-        self.spread_train = ack_train and not self.reverse and self.cross
+        self.spread_train = opts["ack_train"] and not self.reverse and self.cross
         self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
         self.start_n, self.stop_n = np.tile(run.start_f, S), np.tile(run.stop_f, S)
         #: each flow's time to the bottleneck and its packets' spacing there
@@ -105,7 +96,7 @@ class RoundEngine:
         self.ls = start_law(law, n, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
         #: (whole packets) the windows of each flow's last round
-        self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
+        self.w_prev = self.cwnd0.copy() if self.whole_packets else self.cwnd0
         #: per flow: a locked-out flow's timer (0: none); per scenario: the start of its
         #: last round that overflowed the buffer
         self.rto: FloatArray | None = self._init_lockout()
@@ -113,16 +104,17 @@ class RoundEngine:
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share: OverflowShare | BurstLosses | None = None
+        drop_share = opts["drop_share"]
         if drop_share == "in-turn":
-            self.share = OverflowShare(S, drop_at_least_one)
-        elif drop_share == "proportional" and burst_whole_losses and self.finite_buf:
+            self.share = OverflowShare(S, opts["drop_at_least_one"])
+        elif drop_share == "proportional" and opts["burst_whole_losses"] and self.finite_buf:
             self.share = BurstLosses(S, F)
         self.share_each_round = isinstance(self.share, OverflowShare)
         self.burst = self.share if isinstance(self.share, BurstLosses) else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
-        self.sw = switches(S, run.start_f, round_losses, law=law, **options)
-        self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
+        self.sw = switches(S, run.start_f, round_losses, law, opts)
+        self._init_kernels(law, opts["train_runs"])
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
         self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
@@ -136,8 +128,8 @@ class RoundEngine:
         #: (several flows, a burst model) the placed flows' places and their class
         self.places: BurstPlaces | None = None
         self.placed_class = -1
-        if F > 1 and not self.reverse and model != "fluid":
-            self._init_places(lag, model)
+        if F > 1 and not self.reverse and self.model != "fluid":
+            self._init_places()
 
     def _flow_d(self) -> FloatArray:
         """Each flow's base RTT, s (S × F,)."""
@@ -176,7 +168,7 @@ class RoundEngine:
         through = timer_retransmissions(due, full, self.rto, self.start_n)
         joining &= ~due | through
 
-    def _init_places(self, lag: int, model: str) -> None:
+    def _init_places(self) -> None:
         """The flows with places in the round's burst and the class whose rounds place them."""
         S, F = self.S, self.F
         d = self._flow_d()
@@ -186,7 +178,9 @@ class RoundEngine:
         if not placed.any():
             return
         c = next(k for k, mine in enumerate(self.in_class) if mine[int(np.argmax(placed)) % F])
-        self.places = BurstPlaces(placed[self.sel[c]], cycles, S, self.size[c], lag, model)
+        self.places = BurstPlaces(
+            placed[self.sel[c]], cycles, S, self.size[c], self.lag, self.model
+        )
         self.placed_class = c
 
     def _init_classes(self, classes: list[NDArray[np.intp]], d: FloatArray) -> None:
@@ -238,16 +232,14 @@ class RoundEngine:
         self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
         self.starts = np.cumsum([0, *self.size[:-1]]).astype(np.intp)
 
-    def _init_kernels(
-        self, law: ControlLaw, red: RedParameters | None, *, model: str, train_runs: bool, lag: int
-    ) -> None:
+    def _init_kernels(self, law: ControlLaw, train_runs: bool) -> None:
         """RED's state, each class's clock and compiled kernel, and the laws deciding each class."""
         S, K = self.S, self.K
         #: RED's state and parameters (rows of :mod:`._rounds_kernel`)
         self.red_state = None
         #: (RED) per flow: the whole packets RED drops from the class's round in progress
         self.red_lost: FloatArray | None = None
-        if red is not None:
+        if (red := self.red) is not None:
             self.red_state = np.zeros(rk.RED_P + 1)
             self.red_state[rk.RED_WQ : rk.RED_P] = (
                 red.w_q, red.min_th_pkts, red.max_th_pkts, red.max_p, bool(red.gentle),
@@ -259,9 +251,9 @@ class RoundEngine:
         self.runs = [np.zeros(S) for _ in range(K)] if self.spread_train and train_runs else None
         self.kernels = [
             ClassKernel(
-                S, c, K, self.d[c], self.d_class, self.mu, self.red_state, model=model,
+                S, c, K, self.d[c], self.d_class, self.mu, self.red_state, model=self.model,
                 spread=self.spread_train, finite=self.finite_buf, reverse=self.reverse,
-                cross=self.cross, lag=lag,
+                cross=self.cross, lag=self.lag,
             )
             for c in range(K)
         ]  # fmt: skip
@@ -312,15 +304,15 @@ class RoundEngine:
         if progress is not None:
             progress(1.0)
 
-    def results(self, model: str) -> dict[str, Any]:
+    def results(self) -> dict[str, Any]:
         """The :class:`~._rounds_results.RoundTrace` fields of the finished run other than its
-        series and paths (``model``: the RTT model's name)."""
+        series and paths."""
         run, S, F = self.run, self.S, self.F
         delivered = self.delivered.reshape(S, F)
         return {
             "algorithm": getattr(self.law, "name", type(self.law).__name__),
             "law_params": self.law.params(),
-            "rtt_model": model,
+            "rtt_model": self.model,
             "change_times_s": run.change_times,
             "duration_s": None if run.t_end == math.inf else run.t_end,
             "elapsed_s": self.elapsed,

@@ -173,16 +173,6 @@ def _flow_times(name: str, value: ArrayLike | None, F: int, *, default: float) -
     return arr
 
 
-def _max_concurrent(rates: FloatArray, start: FloatArray, stop: FloatArray) -> FloatArray:
-    """Largest total cross-traffic rate active at any instant, per scenario."""
-    times = np.unique(start)
-    worst = np.zeros(rates.shape[1])
-    for ti in times:
-        on = (start <= ti) & (stop > ti)
-        worst = np.maximum(worst, rates[on].sum(axis=0))
-    return worst
-
-
 RttModel = Literal["average", "last", "fluid"]
 #: the names of :data:`RttModel` (the one list; ``tcpfluid.engines.RTT_MODELS`` is it too)
 _RTT_MODELS: tuple[str, ...] = get_args(RttModel)
@@ -332,13 +322,17 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
         if not isinstance(c, CrossTraffic):
             raise TypeError(f"cross_traffic[{j}] must be a CrossTraffic, got {c!r}")
     mu = batch.mu_pps
+    c_rates, c_start, c_stop = np.zeros((0, S)), np.zeros((0, 1)), np.zeros((0, 1))
     if cross:
         c_rates = np.stack(
             [np.broadcast_to(as_float_array("rate_pps", c.rate_pps), (S,)) for c in cross]
         )
         c_start = np.array([c.start_s for c in cross])[:, None]
         c_stop = np.array([c.stop_s for c in cross])[:, None]
-        worst = _max_concurrent(c_rates, c_start[:, 0], c_stop[:, 0])
+        worst = np.zeros(S)  # the largest total rate active at any instant, per scenario
+        for ti in np.unique(c_start[:, 0]):
+            on = (c_start[:, 0] <= ti) & (c_stop[:, 0] > ti)
+            worst = np.maximum(worst, c_rates[on].sum(axis=0))
         if np.any(worst >= mu):
             s = int(np.flatnonzero(worst >= mu)[0])
             raise ValueError(
@@ -347,9 +341,6 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
             )
     # bandwidth changes inside the run (a change at or after its end is not one)
     change_times = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in cross], t_end)
-
-    if not cross:
-        c_rates, c_start, c_stop = np.zeros((0, S)), np.zeros((0, 1)), np.zeros((0, 1))
     return _Run(
         n_steps, t_end, every, frac, rec, start_f, stop_f, lead_f, spacing_f, cross, c_rates,
         c_start, c_stop, change_times,

@@ -361,33 +361,33 @@ class Switches:
 
 
 def switches(
-    S: int, start_f: FloatArray, round_losses: Callable[..., Any], *, recovery_rounds: int,
-    loss_event_rule: str, queue_memory: bool, late_detection: bool, first_loss_timeout: bool,
-    joiner_first_loss_pkts: float, joiner_base_rtt_s: float | None, overflow_in_runs: bool,
-    hole_timeouts: bool, law: ControlLaw,
-) -> Switches:  # fmt: skip
-    """The :class:`Switches` for S scenarios of the flows starting at ``start_f`` (the
-    joiners: ``start_f > 0``) of ``law``; the round losses ``round_losses``, or
+    S: int, start_f: FloatArray, losses: Callable[..., Any], law: ControlLaw, opts: dict[str, Any]
+) -> Switches:
+    """The :class:`Switches` set by the checked options ``opts`` of
+    :func:`~.rounds.simulate_rounds` for S scenarios of the flows starting at ``start_f`` (the
+    joiners: ``start_f > 0``) of ``law``; the round losses ``losses``, or
     :class:`~._rounds_physics.OverflowInRuns`."""
     n = S * start_f.size
-    if overflow_in_runs and S > 1:
+    if opts["overflow_in_runs"] and S > 1:
         raise ValueError(
             f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them one at a time"
         )
     joiner = np.tile(start_f, S) > 0.0
     first = None
-    if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
-        cap = np.where(joiner, joiner_first_loss_pkts, np.inf)
-        first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
+    timeout, cap_pkts, pin = (
+        opts[k] for k in ("first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s")
+    )
+    if timeout or math.isfinite(cap_pkts):
+        first = FirstLoss(np.ones(n, dtype=bool), timeout, np.where(joiner, cap_pkts, np.inf))
     return Switches(
-        recovery_rounds,
-        queue_memory,
-        loss_events if loss_event_rule == "share" else WindowsInTurn(),
-        LateDetection(np.zeros(n)) if late_detection else None,
+        opts["recovery_rounds"],
+        opts["queue_memory"],
+        loss_events if opts["loss_event_rule"] == "share" else WindowsInTurn(),
+        LateDetection(np.zeros(n)) if opts["late_detection"] else None,
         first,
-        None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan),
-        OverflowInRuns(n) if overflow_in_runs else round_losses,
-        HoleTimeouts.of(law, n) if hole_timeouts else None,
+        None if pin is None else np.where(joiner, pin, np.nan),
+        OverflowInRuns(n) if opts["overflow_in_runs"] else losses,
+        HoleTimeouts.of(law, n) if opts["hole_timeouts"] else None,
     )
 
 

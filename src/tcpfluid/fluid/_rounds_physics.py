@@ -477,7 +477,6 @@ def round_losses(
             grid *= across_flows(lost_s, F)
             mine = grid.reshape(-1)
             if eng.share is not None:
-                F = eng.F
                 if eng.burst is not None:  # (the scenarios that lost, at once)
                     # (the standing backlog at the round's end, capped at the buffer, fills it)
                     R = eng.kernels[c].R

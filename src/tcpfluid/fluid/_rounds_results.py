@@ -193,14 +193,10 @@ class RoundTrace:
             "window_pkts": self.window_pkts.ravel(),
             "phase": self.phase.ravel(),
         }
-        for name in ("delta_pkts", "throughput_pps"):
+        for name in ("delta_pkts", "throughput_pps", "rtt_s", "queue_pkts"):
             arr = getattr(self, name)
-            if arr is not None:
-                cols[name] = arr.ravel()
-        for name in ("rtt_s", "queue_pkts"):
-            arr = getattr(self, name)
-            if arr is not None:
-                cols[name] = np.repeat(arr.ravel(), f)
+            if arr is not None:  # (per flow, or per scenario: repeated over its flows)
+                cols[name] = arr.ravel() if arr.ndim == 3 else np.repeat(arr.ravel(), f)
         return pd.DataFrame(cols)
 
 
@@ -370,20 +366,9 @@ class _Recorder:
 
     def series(self) -> dict[str, Any]:
         """The recorded rows as :class:`RoundTrace` fields."""
-        n = self.n
-
-        def cut(a: Any) -> Any:
-            return None if a is None else a[:n]
-
-        return {
-            "time_s": self.time[:n],
-            "window_pkts": self.window[:n],
-            "phase": self.phase[:n],
-            "delta_pkts": cut(self.delta),
-            "rtt_s": cut(self.rtt),
-            "queue_pkts": cut(self.queue),
-            "throughput_pps": cut(self.thr),
-        }
+        arrays = (self.time, self.window, self.phase, self.delta, self.rtt, self.queue, self.thr)
+        names = ("time_s", "window_pkts", "phase", *RECORDABLE)
+        return {k: None if a is None else a[: self.n] for k, a in zip(names, arrays, strict=True)}
 
 
 @dataclass(frozen=True)

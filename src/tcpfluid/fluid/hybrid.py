@@ -28,6 +28,7 @@ from . import _hybrid_kernel as K
 from ._first_packets import first_packet_waits
 from ._hybrid_inputs import (
     DROP_SHARES,
+    OPTION_RULES,
     RTT_SAMPLES,
     STEPS_PER_RTT,
     KernelState,
@@ -155,48 +156,33 @@ def simulate_hybrid(
     measure_from_s
         Start of a measured time, s, in ``[0, duration_s)`` (:class:`HybridEnd`).
     """
-    opts = check_options(
-        rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets,
-        boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops, dt_s=dt_s,
-        red_losses=red_losses, min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
-        measure_from_s=measure_from_s, progress=progress,
-    )  # fmt: skip
+    given = locals()
+    opts = {**given, **check_options(**{k: given[k] for k in OPTION_RULES})}
     run = check_run(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    reverse = (reverse_mu_pps, reverse_buffer_pkts, packets_per_ack)
-    F = run.d.size
-    access = (
-        per_flow("flow_lead_s", flow_lead_s, F, 0.0),
-        per_flow("flow_spacing_s", flow_spacing_s, F, 0.0),
-    )
-    if not (np.all(access[0] >= 0.0) and np.all(access[1] >= 0.0)):
-        raise ValueError(
-            f"flow_lead_s and flow_spacing_s must be >= 0 s for every flow, got {access}"
-        )
-    st, laws, box, lock = _initial_state(law, run, opts, reverse, red, access)
+    st, laws, box, lock = _initial_state(run, opts)
     _run_steps(st, box, laws, run, progress, lock)
     return _collect(laws, st, box, run, red)
 
 
 def _initial_state(
-    law: ControlLaw | Sequence[ControlLaw],
-    run: Run,
-    opts: dict[str, Any],
-    reverse: tuple[float, float, float],
-    red: RedParameters | None,
-    access: tuple[FloatArray, FloatArray],
+    run: Run, opts: dict[str, Any]
 ) -> tuple[KernelState, _Laws, _Boundary, StartLockout]:
-    """The state at time 0 of a checked run: the kernel's state with the flows' places and
-    first packets' RTTs, the laws, the round boundary's state and the lock-out at a
-    simultaneous start (``access``: each flow's lead to the bottleneck and spacing, s)."""
-    switches = (
-        opts["drop_share"],
-        *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
-    )
-    rev_arr, hf = check_reverse(*reverse, run.dt, run.n_steps, switches)
-    laws = _Laws(law, run.d.size)
+    """The state at time 0 of a checked run (``opts``: the keywords of
+    :func:`simulate_hybrid`, its options checked): the kernel's state with the flows' places
+    and first packets' RTTs, the laws, the round boundary's state and the lock-out at a
+    simultaneous start."""
+    F = run.d.size
+    lead = per_flow("flow_lead_s", opts["flow_lead_s"], F, 0.0)
+    spacing = per_flow("flow_spacing_s", opts["flow_spacing_s"], F, 0.0)
+    if not (np.all(lead >= 0.0) and np.all(spacing >= 0.0)):
+        raise ValueError(
+            f"flow_lead_s and flow_spacing_s must be >= 0 s for every flow, got {(lead, spacing)}"
+        )
+    rev_arr, hf = check_reverse(opts, run.dt, run.n_steps)
+    laws = _Laws(opts["law"], F)
     # the loss rule (:func:`~._hybrid_kernel._loss_timer`): the retransmission timer's
     # ``timeout_loss_fraction`` (NaN: the packet sender's rule), floor, initial value and
     # ceiling, and each flow's duplicate ACKs that start a retransmission; then the
@@ -208,7 +194,7 @@ def _initial_state(
     if not mark < run.t_end:
         raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")
     with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, opts["rtt_sample"], red, opts["red_losses"])
+        st = kernel_state(run, rev_arr, hf, opts)
     st.g[K.G_MARK] = mark
     lock = StartLockout(st.ff, run.buf)  # before the places: a locked-out flow has none
     if rev_arr[0] != 1.0:
@@ -222,7 +208,6 @@ def _initial_state(
         start, d = st.ff[:, K.F_START], st.ff[:, K.F_D]
         first = start == start.min()
         if first.sum() >= 2:
-            lead, spacing = access
             t0 = float(start.min())
             mu_a = run.mu - sum(c[0] for c in run.cross if c[1] <= t0 < c[2])
             waits = first_packet_waits(

@@ -21,6 +21,7 @@ from ..algorithms._common import backlog
 from ..analytic import jain_index
 from ..path import Path
 from ..scenarios import Scenario
+from ._hybrid_inputs import OPTION_RULES as HYBRID_OPTIONS
 from ._hybrid_inputs import small_pages
 from ._ode_solve import loss_totals, simulate_ode
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time, window_metrics
@@ -178,13 +179,9 @@ def simulate_scenario_ode(
             raise TypeError(
                 f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
             )
+    readings = {k: v for k, v in locals().items() if k in HYBRID_OPTIONS and v is not None}
+    readings.pop("progress", None)
     view, prob = _reduced(scenario)  # once: the hybrid model runs it too
-    given = dict(
-        rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets, dt_s=dt_s,
-        boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops,
-        red_losses=red_losses, min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
-    )  # fmt: skip
-    readings = {k: v for k, v in given.items() if v is not None}
     from ..engines._ode import CLASSICAL_ONLY
 
     classical = [k for k in CLASSICAL_ONLY if k in options]

@@ -203,11 +203,10 @@ def _run(
         if not own_clocks
         else AsyncRecorder(classes, F, run.rec)
     )
-    eng = RoundEngine(
-        law, batch, classes, d, run, model=model, lag=given["feedback_rounds"], red=red, **opts
-    )
+    opts.update(model=model, lag=given["feedback_rounds"], red=red)
+    eng = RoundEngine(law, batch, classes, d, run, opts)
     eng.loop(recorder, progress)
-    return {**recorder.series(), **eng.results(model)}
+    return {**recorder.series(), **eng.results()}
 
 
 def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
