@@ -26,6 +26,7 @@ from ..metrics.summary import traced_summary
 from ..results import EngineSummary
 from ..scenarios import Scenario, bottleneck
 from . import _core as C
+from ._setup import LINK_RING
 
 if TYPE_CHECKING:  # pandas (about 0.25 s to import) only when a frame is asked for
     import pandas as pd
@@ -371,40 +372,21 @@ _ROUND_COLUMNS = (
 _LOSS_COLUMNS = ("loss_t_s", "loss_kind", "loss_cwnd_before_pkts", "loss_cwnd_after_pkts")
 
 
-def _in_flight(sim: _Sim) -> dict[int, int]:
-    """Packets of each kind (data, ACK, CBR) still held by a link."""
-    kinds = {C.KIND_DATA: 0, C.KIND_ACK: 0, C.KIND_CBR: 0}
-    li = sim.li
-    rkind = sim.ri[:, C.RI_TAG] & C.KIND_MASK
-    for link in range(sim.nl):
-        off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
-        head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])
-        if tail > head:
-            k = rkind[off + np.arange(head, tail) % cap]
-            for kind in kinds:
-                kinds[kind] += int(np.count_nonzero(k == kind))
-    return kinds
-
-
 def conservation(sim: _Sim) -> dict[str, Any]:
-    """For ``data``, ``ack`` and ``cbr`` packets: sent, delivered, dropped, in flight and
-    whether they add up; ``conserved``: whether they do for all three."""
-    cnt = sim.gi
-    fl = _in_flight(sim)
+    """For ``data``, ``ack`` and ``cbr`` packets: sent, delivered, dropped, in flight (still
+    held by a link) and whether they add up; ``conserved``: whether they do for all three."""
+    held = [o + np.arange(h, t) % c for o, c, h, t in sim.li[:, LINK_RING].tolist()]
+    held_kinds = sim.ri[np.concatenate(held), C.RI_TAG] & C.KIND_MASK
     out: dict[str, Any] = {}
-    for label, kind, (s, r, d) in (
-        ("data", C.KIND_DATA, (C.N_DATA_SENT, C.N_DATA_RCVD, C.N_DATA_DROP)),
-        ("ack", C.KIND_ACK, (C.N_ACK_SENT, C.N_ACK_RCVD, C.N_ACK_DROP)),
-        ("cbr", C.KIND_CBR, (C.N_CBR_SENT, C.N_CBR_RCVD, C.N_CBR_DROP)),
+    for label, kind, counters in (
+        ("data", C.KIND_DATA, [C.N_DATA_SENT, C.N_DATA_RCVD, C.N_DATA_DROP]),
+        ("ack", C.KIND_ACK, [C.N_ACK_SENT, C.N_ACK_RCVD, C.N_ACK_DROP]),
+        ("cbr", C.KIND_CBR, [C.N_CBR_SENT, C.N_CBR_RCVD, C.N_CBR_DROP]),
     ):
-        sent, delivered, dropped = int(cnt[s]), int(cnt[r]), int(cnt[d])
-        out[label] = {
-            "sent": sent,
-            "delivered": delivered,
-            "dropped": dropped,
-            "in_flight": fl[kind],
-            "conserved": sent == delivered + dropped + fl[kind],
-        }
+        n = dict(zip(("sent", "delivered", "dropped"), sim.gi[counters].tolist(), strict=True))
+        n["in_flight"] = int(np.count_nonzero(held_kinds == kind))
+        n["conserved"] = n["sent"] == n["delivered"] + n["dropped"] + n["in_flight"]
+        out[label] = n
     out["conserved"] = all(e["conserved"] for e in out.values())
     return out
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,22 +25,6 @@ IntArray = NDArray[np.int64]
 
 #: an event count never reached (no yield to Python)
 NEVER = 1 << 62
-
-
-@dataclass(frozen=True)
-class SenderSettings:
-    """How every sender and receiver of a run behaves (the options of
-    :func:`~tcpfluid.sim.simulate_packets`, checked; times in s)."""
-
-    delayed_ack: bool | tuple[bool, ...]  # every receiver, or one value per flow
-    delayed_ack_echo: str  # "first" or "latest"
-    delack_timeout_s: float
-    min_rto_s: float
-    initial_rto_s: float
-    max_rto_s: float
-    fine_retransmit: bool | None
-    timeout_recover: bool
-    fast_recovery: str | tuple[str, ...]  # every sender, or one value per flow
 
 
 #: the senders' fast recoveries (``simulate_packets(fast_recovery=)``) and their kernel codes
@@ -205,22 +188,21 @@ def early_receivers(sc: Scenario, paths: IntArray, fi: IntArray, li: IntArray) -
 
 
 def flow_arrays(
-    sc: Scenario, fi: IntArray, laws: Sequence[ControlLaw], senders: SenderSettings
+    sc: Scenario, fi: IntArray, laws: Sequence[ControlLaw], opts: Mapping[str, Any]
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """``(ff, fs, fq)``: the flows' float array (times, timers, sizes), and the flow rings'
     send times and (transmissions, received) rows; ``fi`` (from :func:`route_arrays`) gets
-    each flow's ring and receiver settings."""
+    each flow's ring and the sender and receiver settings of the checked options ``opts``."""
     nf = len(sc.flows)
     ff = np.zeros((nf, C.NF), dtype=np.float64)
     fi[:, C.I_RING_OFF] = np.arange(nf) * FLOW_RING0
     fi[:, C.I_RING_CAP] = FLOW_RING0
     fring = nf * FLOW_RING0
     ff[:, [C.F_BASE, C.F_FWD_BASE, C.F_RTO_DL, C.F_DACK_DL]] = math.inf
-    ff[:, C.F_RTO] = senders.initial_rto_s
-    ff[:, C.F_START] = [fl.start_s for fl in sc.flows]
-    ff[:, C.F_STOP] = [fl.stop_s for fl in sc.flows]
+    ff[:, C.F_RTO] = opts["initial_rto_s"]
+    ff[:, C.F_START], ff[:, C.F_STOP] = sc.flow_table.start_s, sc.flow_table.stop_s
     ff[:, [C.F_PKT, C.F_ACK]] = sc.packet_size_bytes, sc.ack_size_bytes
-    timers = senders.delack_timeout_s, senders.min_rto_s, senders.max_rto_s
+    timers = opts["delack_timeout_s"], opts["min_rto_s"], opts["max_rto_s"]
     ff[:, [C.F_DACK_TO, C.F_MIN_RTO, C.F_MAX_RTO]] = timers
     # ns-2's Vegas agent (REC_NS2_VEGAS): no cut yet, v_timeout_ as its reset() leaves it
     ff[:, [C.F_V_CHANGED, C.F_V_TIMEOUT]] = -math.inf, 1000.0
@@ -228,14 +210,13 @@ def flow_arrays(
     fi[:, C.I_F_HISACK] = -1
     # duplicate ACKs of the go-back after a timeout: ignored up to the highest packet
     # sent before it (-1: no timeout yet) or never (-2)
-    fi[:, C.I_RTO_RECOVER] = -1 if senders.timeout_recover else -2
-    da, rec, fine = senders.delayed_ack, senders.fast_recovery, senders.fine_retransmit
-    echo = 1 if senders.delayed_ack_echo == "first" else 2
-    for f, law in enumerate(laws):
-        fi[f, C.I_DELACK] = echo if (da[f] if isinstance(da, tuple) else da) else 0
-        # Vegas's fine-grained check: as the run says, else as the law's sender declares
-        fi[f, C.I_FINE] = 1 if (law.sender.fine_retransmit if fine is None else fine) else 0
-        fi[f, C.I_RECOVERY] = FAST_RECOVERIES[rec[f] if isinstance(rec, tuple) else rec]
+    fi[:, C.I_RTO_RECOVER] = -1 if opts["timeout_recover"] else -2
+    echo = 1 if opts["delayed_ack_echo"] == "first" else 2
+    fi[:, C.I_DELACK] = np.where(opts["delayed_ack"], echo, 0)
+    # Vegas's fine-grained check: as the run says, else as the law's sender declares
+    fine = opts["fine_retransmit"]
+    fi[:, C.I_FINE] = [bool(lw.sender.fine_retransmit if fine is None else fine) for lw in laws]
+    fi[:, C.I_RECOVERY] = [FAST_RECOVERIES[r] for r in np.broadcast_to(opts["fast_recovery"], nf)]
     # the round accumulators are cleared when the flow starts (_core._timer)
     fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
     # transmissions, received flag; and the SACK scoreboard (Q_SB) when a sender keeps one

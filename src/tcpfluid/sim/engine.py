@@ -13,7 +13,6 @@ import gc
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -36,7 +35,6 @@ from ._results import FlowTrace, LinkTrace, PacketResult, collect
 from ._setup import (
     FLOW_RING,
     LINK_RING,
-    SenderSettings,
     early_receivers,
     event_heap,
     flow_arrays,
@@ -100,14 +98,11 @@ class _Sim:
         laws: Sequence[ControlLaw],
         opts: Mapping[str, Any],
         sample_interval_s: float,
-        senders: SenderSettings,
     ) -> None:
         """``opts``: the checked options (:func:`~tcpfluid.sim._checks.check_options`)."""
         sc = scenario
         self.scenario = sc
         self.rng = np.random.default_rng(opts["seed"])
-        nl, nf = len(sc.links), len(sc.flows)
-        self.nl = nl
         self.paths, fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
         if opts["red_wait"]:  # every RED link drops with ns-2's wait_
@@ -117,7 +112,7 @@ class _Sim:
             self.lf[self.paths[fi[:, C.I_FWD_OFF]], C.L_OVH] = opts["send_overhead_s"]
             self.has_red = True  # the random numbers are needed (the kernel's flag)
         self.link_rows = self.rf.shape[0]
-        self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
+        self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, opts)
         self.fi = fi
         start_senders(sc, self.ff, opts["start_delay_s"])
         early_receivers(sc, self.paths, fi, self.li)
@@ -138,8 +133,8 @@ class _Sim:
         self.max_packets = max_packets = opts["max_packets"]
         if self.room > max_packets:
             raise ValueError(
-                f"max_packets={max_packets:,} is below the {self.room:,} packets the "
-                f"simulator's rings start with for {nl} links and {nf} flows; raise it"
+                f"max_packets={max_packets:,} is below the {self.room:,} packets the simulator's "
+                f"rings start with for {len(sc.links)} links and {len(sc.flows)} flows; raise it"
             )
         self.ht, self.hi, self.gf, self.gi = event_heap(
             sc, self.ff[:, C.F_START], sample_interval_s=sample_interval_s
@@ -425,11 +420,10 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
         scenario, dt_given, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES, name=dt_name
     )
     check_progress(given["progress"])
-    senders = SenderSettings(**{f.name: opts[f.name] for f in fields(SenderSettings)})
     made: dict[tuple[str, str], ControlLaw] = {}
     law_objs = [law_for(fl, opts["laws"], made, scenario.name) for fl in scenario.flows]
-    check_ns2_vegas(scenario, law_objs, senders)
-    return _Sim(scenario, law_objs, opts, dt, senders)
+    check_ns2_vegas(scenario, law_objs, opts)
+    return _Sim(scenario, law_objs, opts, dt)
 
 
 def _run_quietly(sim: _Sim, progress: Callable[[float], None] | None) -> float:
