@@ -4,6 +4,7 @@ interval and the options of :func:`tcpfluid.sim.simulate_packets` (the fields of
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -68,12 +69,10 @@ def trace_interval(
     most = max(2, min(max_samples, max_values // per_sample))
     dur = scenario.duration_s
     if sample_interval is None:
-        dt = DEFAULT_SAMPLE_INTERVAL
-        k = 0
-        while dur / dt + 1 > most:
+        for k in itertools.count():  # 0.1, 0.2, 0.5, 1, 2, 5, ... s
             dt = DEFAULT_SAMPLE_INTERVAL * (1, 2, 5)[k % 3] * 10 ** (k // 3)
-            k += 1
-        return dt
+            if dur / dt + 1 <= most:
+                return dt
     dt = check_positive(name, sample_interval)
     if dur / dt + 1 > most:
         raise ValueError(

@@ -90,17 +90,15 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
     """``(lf, li, rf, ri, has_red)``: the links' float and integer arrays (rate, delay,
     buffer, discipline, ring offset and capacity), the link rings' float and integer rows,
     and whether any link is RED."""
-    links = sc.links
-    nl = len(links)
+    lt = sc.link_table
+    nl = len(lt)
     lf = np.zeros((nl, C.NLF), dtype=np.float64)
     li = np.zeros((nl, C.NLI), dtype=np.int64)
-    red = np.array([red_params(lk) for lk in links], dtype=np.float64).reshape(nl, 5)
-    rate = np.array([lk.rate_bps for lk in links], dtype=np.float64)
-    lf[:, C.L_RATE] = rate / 8.0
-    lf[:, C.L_DELAY] = [lk.delay_s for lk in links]
-    lf[:, C.L_BUF] = [lk.buffer_pkts for lk in links]
+    red = np.array([red_params(lk) for lk in sc.links], dtype=np.float64).reshape(nl, 5)
+    lf[:, C.L_RATE] = lt.rate_bps / 8.0
+    lf[:, C.L_DELAY], lf[:, C.L_BUF] = lt.delay_s, lt.buffer_pkts
     lf[:, [C.L_MIN_TH, C.L_MAX_TH, C.L_MAXP, C.L_WQ]] = red[:, 1:]
-    lf[:, C.L_PTC] = rate / (8.0 * sc.packet_size_bytes)
+    lf[:, C.L_PTC] = lt.rate_bps / (8.0 * sc.packet_size_bytes)
     li[:, C.J_DISC] = red[:, 0]
     li[:, C.J_COUNT] = -1
     # every link's ring starts with LINK_RING0 slots (rings double on demand)
@@ -168,20 +166,15 @@ def early_receivers(sc: Scenario, paths: IntArray, fi: IntArray, li: IntArray) -
         if not uses or any(kind != "data" or h != len(fwd[f]) - 1 for kind, f, h in uses):
             continue
         flows = [f for _, f, _ in uses]
-        ok = True
-        for f in flows:
-            r = rev[f][0] if rev[f] else -1
-            if fi[f, C.I_DELACK] != 0 or r < 0 or sc.links[r].red_parameters():
-                ok = False
-                break
-            for kind, g, h in crossed[r]:
-                if kind != "ack" or h != 0 or fwd[g][-1] != a:
-                    ok = False
-                    break
-        if not ok:
+        if not all(
+            fi[f, C.I_DELACK] == 0
+            and rev[f]
+            and not sc.links[rev[f][0]].red_parameters()
+            and all(k == "ack" and h == 0 and fwd[g][-1] == a for k, g, h in crossed[rev[f][0]])
+            for f in flows
+        ):
             continue
-        li[a, C.J_EAGER] = 1
-        li[a, C.J_RX] = 1
+        li[a, [C.J_EAGER, C.J_RX]] = 1
         for f in flows:
             li[rev[f][0], C.J_FED] = 1
             paths[fi[f, C.I_FWD_OFF] + len(fwd[f])] = -2 - fi[f, C.I_REV_OFF]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._validation import check_progress, warn_renamed
 from ..algorithms._jit import arg_kind
@@ -35,6 +36,7 @@ from ._results import FlowTrace, LinkTrace, PacketResult, collect
 from ._setup import (
     FLOW_RING,
     LINK_RING,
+    Arrays,
     early_receivers,
     event_heap,
     flow_arrays,
@@ -145,13 +147,17 @@ class _Sim:
         self.s_t, self.s_flow, self.s_link, self.rec = trace_arrays(sc, sample_interval_s)
 
     # ------------------------------------------------------------------ growth
-    def _check_room(self, cap: int) -> None:
-        """Refuse to double a ring of ``cap`` slots past the ceiling ``max_packets``,
-        naming the link that holds the most packets and the flow with the most packets
-        sent and not acknowledged."""
+    def _grow(
+        self, arrays: Arrays, used: int, table: NDArray[np.int64], cols: tuple[int, int, int, int]
+    ) -> tuple[Arrays, int]:
+        """:func:`grow_ring` of the ring the compiled loop asked for (row ``G_CODE_ARG`` of
+        ``table``), refused past the ceiling ``max_packets``, naming the link that holds
+        the most packets and the flow with the most packets sent and not acknowledged."""
+        row = int(self.gi[C.G_CODE_ARG])
+        cap = int(table[row, cols[1]])
         if self.room + cap <= self.max_packets:
             self.room += cap
-            return
+            return grow_ring(arrays, used, table, row, cols)
         li, fi = self.li, self.fi
         in_link = li[:, C.J_TAIL] - li[:, C.J_HEAD]
         lk = int(np.argmax(in_link))
@@ -169,18 +175,6 @@ class _Sim:
             "lower rate or a shorter duration, or raise max_packets if the machine has the "
             "memory (about 250 bytes a packet)"
         )
-
-    def _grow_flow(self, f: int) -> None:
-        self._check_room(int(self.fi[f, C.I_RING_CAP]))
-        (self.fs, self.fq), self.flow_rows = grow_ring(
-            (self.fs, self.fq), self.flow_rows, self.fi, f, FLOW_RING
-        )
-
-    def _grow_link(self, link: int) -> None:
-        self._check_room(int(self.li[link, C.J_CAP]))
-        # the integer view is of the same memory: grow the float one, view it again
-        (self.rf,), self.link_rows = grow_ring((self.rf,), self.link_rows, self.li, link, LINK_RING)
-        self.ri = self.rf.view(np.int64)
 
     # ------------------------------------------------------------------ loop
     def _args(self) -> tuple[Any, ...]:
@@ -243,9 +237,13 @@ class _Sim:
         the round records to grow, random numbers, or a progress report (nothing to do)."""
         gi = self.gi
         if code == C.GROW_FLOW:
-            self._grow_flow(int(gi[C.G_CODE_ARG]))
+            (self.fs, self.fq), self.flow_rows = self._grow(
+                (self.fs, self.fq), self.flow_rows, self.fi, FLOW_RING
+            )
         elif code == C.GROW_LINK:
-            self._grow_link(int(gi[C.G_CODE_ARG]))
+            # the integer view is of the same memory: grow the float one, view it again
+            (self.rf,), self.link_rows = self._grow((self.rf,), self.link_rows, self.li, LINK_RING)
+            self.ri = self.rf.view(np.int64)
         elif code == C.NEED_RAND:
             self.rand = self.rng.random(_RAND_BLOCK)
             gi[C.G_RAND_I] = 0
