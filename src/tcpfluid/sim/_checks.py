@@ -276,9 +276,9 @@ def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], opts: Mapping[str, 
     options; docs/simulator.md, "Fast recovery")."""
     from ..algorithms.vegas import Vegas
 
-    rec = opts["fast_recovery"]
-    for f, (fl, law) in enumerate(zip(scenario.flows, laws, strict=True)):
-        if (rec[f] if isinstance(rec, tuple) else rec) != NS2_VEGAS:
+    recoveries = np.broadcast_to(opts["fast_recovery"], len(laws))
+    for fl, law, rec in zip(scenario.flows, laws, recoveries, strict=True):
+        if rec != NS2_VEGAS:
             continue
         if not isinstance(law, Vegas):
             raise ValueError(

@@ -257,12 +257,9 @@ class PacketResult:
         :class:`pandas.DataFrame`: ``t_s``, ``<flow>/cwnd_pkts``, ``<flow>/goodput_pps``,
         ``<link>/queue_pkts``, ``<link>/drops``."""
         cols: dict[str, FloatArray] = {"t_s": self.t_s}
-        for fl in self.flows:
-            cols[f"{fl.name}/cwnd_pkts"] = fl.cwnd_pkts
-            cols[f"{fl.name}/goodput_pps"] = fl.goodput_pps
-        for lk in self.links:
-            cols[f"{lk.name}/queue_pkts"] = lk.queue_pkts
-            cols[f"{lk.name}/drops"] = lk.drops
+        pairs = ((self.flows, ("cwnd_pkts", "goodput_pps")), (self.links, ("queue_pkts", "drops")))
+        for items, keys in pairs:
+            cols.update({f"{x.name}/{k}": getattr(x, k) for x in items for k in keys})
         import pandas as pd
 
         return pd.DataFrame(cols)
@@ -405,8 +402,7 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
     delta = np.where(np.isnan(agent), backlog(cols[1], cols[6], cols[3]), agent)
     bounds = np.searchsorted(rec[order, 9], np.arange(len(sc.flows) + 1))
     sf = np.ascontiguousarray(sim.s_flow[:n].transpose(1, 2, 0))  # flow, column, time
-    good = sf[:, 1, :]
-    gp_all = np.diff(good, axis=1, prepend=good[:, :1]) / safe_dt
+    gp_all = np.diff(sf[:, 1], axis=1, prepend=sf[:, 1, :1]) / safe_dt
     fi, ff = sim.fi, sim.ff
     for f, fl in enumerate(sc.flows):
         a, b = int(bounds[f]), int(bounds[f + 1])
@@ -436,8 +432,7 @@ def _link_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[LinkTrace]:
     # every per-link series is a row of one array made for all links at once (link,
     # column, time): the samples are stored time first, so a link's column is strided
     sl = np.ascontiguousarray(sim.s_link[:n].transpose(1, 2, 0))
-    sent = sl[:, 2, :]
-    sent_all = np.diff(sent, axis=1, prepend=sent[:, :1])
+    sent_all = np.diff(sl[:, 2], axis=1, prepend=sl[:, 2, :1])
     return [
         LinkTrace(
             name=lk.name,

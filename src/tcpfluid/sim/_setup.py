@@ -255,12 +255,9 @@ def event_heap(
     gi = np.zeros(C.NGI, dtype=np.int64)
     gi[C.G_YIELD_AT] = NEVER
     # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
-    # compile it once more)
-    for f in range(nf):
-        C._set_key_call(hi, ht, gi, nl + f, float(flow_start_s[f]))
-    for c, src in enumerate(sc.cbr):
-        C._set_key_call(hi, ht, gi, nl + nf + c, float(src.start_s))
-    C._set_key_call(hi, ht, gi, nsrc - 1, 0.0)
+    # compile it once more): the senders', the CBR sources' and the sampler's first events
+    for k, t in enumerate([*flow_start_s.tolist(), *(c.start_s for c in sc.cbr), 0.0], nl):
+        C._set_key_call(hi, ht, gi, k, float(t))
     return ht, hi, gf, gi
 
 

@@ -72,18 +72,15 @@ MAX_PACKETS = 4_000_000
 _RAND_BLOCK = 1 << 16
 
 
-def _check_agent_delta(
-    sc: Scenario, laws: Sequence[ControlLaw], timed: Any, opts: Mapping[str, Any]
-) -> None:
+def _check_agent_delta(sc: Scenario, laws: Sequence[ControlLaw], timed: Any, mode: float) -> None:
     """A ``ValueError`` naming the first ns-2 Vegas sender whose law would not decide on the
-    agent's Δ that ``ns2_vegas_agent_delta`` or ``ns2_vegas_integer_delta`` asks for (the
-    law's sender declares ``decides_on_sender_delta``)."""
+    agent's Δ that ``ns2_vegas_agent_delta`` (``mode`` 1) or ``ns2_vegas_integer_delta`` (2)
+    asks for (the law's sender declares ``decides_on_sender_delta``)."""
     from ..algorithms.registry import ALGORITHMS, get_law
 
     for f in np.flatnonzero(timed).tolist():
         if not laws[f].sender.decides_on_sender_delta:
-            integer = opts["ns2_vegas_integer_delta"]
-            name = "ns2_vegas_integer_delta" if integer else "ns2_vegas_agent_delta"
+            name = "ns2_vegas_integer_delta" if mode == 2.0 else "ns2_vegas_agent_delta"
             readers = sorted(a for a in ALGORITHMS if get_law(a).sender.decides_on_sender_delta)
             raise ValueError(
                 f"{name}=True: flow {sc.flows[f].name!r} runs {laws[f].name!r}, whose rule "
@@ -127,7 +124,7 @@ class _Sim:
             # and read the agent's Δ (2: rounded as ns-2.35's); and grow only a full window
             mode = 2.0 if opts["ns2_vegas_integer_delta"] else float(opts["ns2_vegas_agent_delta"])
             if mode > 0.0:
-                _check_agent_delta(sc, laws, timed, opts)
+                _check_agent_delta(sc, laws, timed, mode)
             self.ff[timed, C.F_V_DELTA] = mode
             self.ff[timed, C.F_V_GROW_CHECK] = 1.0 if opts["ns2_vegas_growth_check"] else 0.0
         self.flow_rows = self.fs.shape[0]
