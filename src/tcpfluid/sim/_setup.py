@@ -313,11 +313,9 @@ def grow_ring(
         extra = max(rows, used + new_cap - rows)
         arrays = tuple(_longer(a, used, rows + extra) for a in arrays)
     ctr = np.arange(int(table[row, c_lo]), int(table[row, c_hi]), dtype=np.int64)
-    old_idx = off + ctr % cap
-    new_idx = used + ctr % new_cap
-    for a in arrays:
-        b = _bits(a)  # moved as integers: a link ring's float view also holds integers
-        b[new_idx] = b[old_idx]
+    old_idx, new_idx = off + ctr % cap, used + ctr % new_cap
+    for a in arrays:  # moved as integers: a link ring's float view also holds integers
+        _bits(a)[new_idx] = _bits(a)[old_idx]
     table[row, c_off], table[row, c_cap] = used, new_cap
     return arrays, used + new_cap
 

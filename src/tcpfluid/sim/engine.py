@@ -9,7 +9,6 @@ the loop resumes. Checks in :mod:`._checks`, arrays in :mod:`._setup`, results i
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +21,7 @@ from .._validation import check_progress, warn_renamed
 from ..algorithms._jit import arg_kind
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
+from ..scenarios.model import paused_gc
 from . import _core as C
 from ._checks import (
     SECONDS_OPTIONS,
@@ -99,25 +99,23 @@ class _Sim:
         sample_interval_s: float,
     ) -> None:
         """``opts``: the checked options (:func:`~tcpfluid.sim._checks.check_options`)."""
-        sc = scenario
-        self.scenario = sc
+        self.scenario = sc = scenario
         self.rng = np.random.default_rng(opts["seed"])
-        self.paths, fi, self.cf, self.ci = route_arrays(sc)
+        self.paths, self.fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
         if opts["red_wait"]:  # every RED link drops with ns-2's wait_
             self.li[self.li[:, C.J_DISC] > 0, C.J_DISC] += C.DISC_WAIT
         if opts["send_overhead_s"] > 0.0:
             # each flow's first link draws its data packets' send overhead
-            self.lf[self.paths[fi[:, C.I_FWD_OFF]], C.L_OVH] = opts["send_overhead_s"]
+            self.lf[self.paths[self.fi[:, C.I_FWD_OFF]], C.L_OVH] = opts["send_overhead_s"]
             self.has_red = True  # the random numbers are needed (the kernel's flag)
         self.link_rows = self.rf.shape[0]
-        self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, opts)
-        self.fi = fi
+        self.ff, self.fs, self.fq = flow_arrays(sc, self.fi, laws, opts)
         start_senders(sc, self.ff, opts["start_delay_s"])
-        early_receivers(sc, self.paths, fi, self.li)
+        early_receivers(sc, self.paths, self.fi, self.li)
         self.ff[:, C.F_S_DELTA] = np.nan  # no agent's Δ: the laws compute theirs
         if opts["ns2_vegas_timing"]:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc
-            timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
+            timed = self.fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
             # 2: and take ns-2.35's rttLen <= 1 BaseRTT rule
             self.ff[timed, C.F_V_TIMED] = 2.0 if opts["ns2_vegas_base_reset"] else 1.0
             self.ff[timed, C.F_V_BEGT] = self.ff[timed, C.F_START]
@@ -427,13 +425,10 @@ def _run_quietly(sim: _Sim, progress: Callable[[float], None] | None) -> float:
     t0 = time.perf_counter()
     # the loop allocates few Python objects; a cyclic collection in the middle of it only
     # costs time (it scanned every round record before they were arrays)
-    gc_was_on = gc.isenabled()
-    gc.disable()
     try:
-        sim.run(progress, notice)
+        with paused_gc():
+            sim.run(progress, notice)
     finally:
         if notice is not None:
             notice.cancel()
-        if gc_was_on:
-            gc.enable()
     return time.perf_counter() - t0
