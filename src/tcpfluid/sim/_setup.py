@@ -185,7 +185,9 @@ def flow_arrays(
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """``(ff, fs, fq)``: the flows' float array (times, timers, sizes), and the flow rings'
     send times and (transmissions, received) rows; ``fi`` (from :func:`route_arrays`) gets
-    each flow's ring and the sender and receiver settings of the checked options ``opts``."""
+    each flow's ring and the sender and receiver settings of the checked options ``opts``.
+    Each sender starts ``start_delay_s`` after its flow (one delay, or one per flow): a
+    ValueError for one that would start at or after its flow's stop."""
     nf = len(sc.flows)
     ff = np.zeros((nf, C.NF), dtype=np.float64)
     fi[:, C.I_RING_OFF] = np.arange(nf) * FLOW_RING0
@@ -193,7 +195,8 @@ def flow_arrays(
     fring = nf * FLOW_RING0
     ff[:, [C.F_BASE, C.F_FWD_BASE, C.F_RTO_DL, C.F_DACK_DL]] = math.inf
     ff[:, C.F_RTO] = opts["initial_rto_s"]
-    ff[:, C.F_START], ff[:, C.F_STOP] = sc.flow_table.start_s, sc.flow_table.stop_s
+    ff[:, C.F_START] = sc.flow_table.start_s + np.asarray(opts["start_delay_s"], dtype=np.float64)
+    ff[:, C.F_STOP] = sc.flow_table.stop_s
     ff[:, [C.F_PKT, C.F_ACK]] = sc.packet_size_bytes, sc.ack_size_bytes
     timers = opts["delack_timeout_s"], opts["min_rto_s"], opts["max_rto_s"]
     ff[:, [C.F_DACK_TO, C.F_MIN_RTO, C.F_MAX_RTO]] = timers
@@ -215,14 +218,6 @@ def flow_arrays(
     # transmissions, received flag; and the SACK scoreboard (Q_SB) when a sender keeps one
     sack = (fi[:, C.I_RECOVERY] == C.REC_NS2_FAST).any()
     fq = np.zeros((fring, 3 if sack else 2), dtype=np.int64)
-    return ff, fs, fq
-
-
-def start_senders(sc: Scenario, ff: FloatArray, delay_s: float | Sequence[float]) -> None:
-    """Move each sender's start in ``ff`` ``delay_s`` after its flow's (one delay, or one
-    per flow; ``simulate_packets``'s ``start_delay_s``); ValueError for a sender that would
-    start at or after its flow's stop."""
-    ff[:, C.F_START] += np.asarray(delay_s, dtype=np.float64)
     late = np.flatnonzero(~(ff[:, C.F_START] < ff[:, C.F_STOP]))
     if late.size:
         f = int(late[0])
@@ -231,6 +226,7 @@ def start_senders(sc: Scenario, ff: FloatArray, delay_s: float | Sequence[float]
             f"{sc.flows[f].name!r} starting at {ff[f, C.F_START]:g} s, its flow stopping at "
             f"{ff[f, C.F_STOP]:g} s"
         )
+    return ff, fs, fq
 
 
 def event_heap(

@@ -43,7 +43,6 @@ from ._setup import (
     grow_ring,
     link_arrays,
     route_arrays,
-    start_senders,
     trace_arrays,
 )
 
@@ -111,7 +110,6 @@ class _Sim:
             self.has_red = True  # the random numbers are needed (the kernel's flag)
         self.link_rows = self.rf.shape[0]
         self.ff, self.fs, self.fq = flow_arrays(sc, self.fi, laws, opts)
-        start_senders(sc, self.ff, opts["start_delay_s"])
         early_receivers(sc, self.paths, self.fi, self.li)
         self.ff[:, C.F_S_DELTA] = np.nan  # no agent's Δ: the laws compute theirs
         if opts["ns2_vegas_timing"]:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc
