@@ -4,6 +4,7 @@ interval and the options of :func:`tcpfluid.sim.simulate_packets` (the fields of
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,7 +13,7 @@ import numpy as np
 
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..scenarios import Scenario
-from ._setup import FAST_RECOVERIES, FLOW_RING0, LINK_RING0, NS2_VEGAS, SenderSettings, red_params
+from ._setup import FAST_RECOVERIES, FLOW_RING0, LINK_RING0, NS2_VEGAS, red_params
 
 DEFAULT_SAMPLE_INTERVAL = 0.1
 #: whose send time a delayed ACK of two packets echoes (:func:`~tcpfluid.sim.simulate_packets`)
@@ -68,12 +69,10 @@ def trace_interval(
     most = max(2, min(max_samples, max_values // per_sample))
     dur = scenario.duration_s
     if sample_interval is None:
-        dt = DEFAULT_SAMPLE_INTERVAL
-        k = 0
-        while dur / dt + 1 > most:
+        for k in itertools.count():  # 0.1, 0.2, 0.5, 1, 2, 5, ... s
             dt = DEFAULT_SAMPLE_INTERVAL * (1, 2, 5)[k % 3] * 10 ** (k // 3)
-            k += 1
-        return dt
+            if dur / dt + 1 <= most:
+                return dt
     dt = check_positive(name, sample_interval)
     if dur / dt + 1 > most:
         raise ValueError(
@@ -271,15 +270,15 @@ def per_flow_option(name: str, value: Any, flows: int | None, choices: tuple[Any
     return got
 
 
-def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], senders: SenderSettings) -> None:
+def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], opts: Mapping[str, Any]) -> None:
     """Refuse ``fast_recovery="ns2-vegas"`` for a flow whose law (``laws``: one per flow)
-    does not cut by Vegas's rule, or with ``fine_retransmit=False`` (docs/simulator.md,
-    "Fast recovery")."""
+    does not cut by Vegas's rule, or with ``fine_retransmit=False`` (``opts``: the checked
+    options; docs/simulator.md, "Fast recovery")."""
     from ..algorithms.vegas import Vegas
 
-    rec = senders.fast_recovery
-    for f, (fl, law) in enumerate(zip(scenario.flows, laws, strict=True)):
-        if (rec[f] if isinstance(rec, tuple) else rec) != NS2_VEGAS:
+    recoveries = np.broadcast_to(opts["fast_recovery"], len(laws))
+    for fl, law, rec in zip(scenario.flows, laws, recoveries, strict=True):
+        if rec != NS2_VEGAS:
             continue
         if not isinstance(law, Vegas):
             raise ValueError(
@@ -288,7 +287,7 @@ def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], senders: SenderSett
                 f"forward-vegas, quick-vegas, itcp-vegas), got {type(law).__name__}; give "
                 f"that flow 'newreno', 'reno' or 'reno-exit'"
             )
-        if senders.fine_retransmit is False:
+        if opts["fine_retransmit"] is False:
             raise ValueError(
                 f"fast_recovery={NS2_VEGAS!r} (flow {fl.name!r}) has ns-2's Vegas agent's own "
                 "fine-grained check on every duplicate ACK; it cannot take "

@@ -56,8 +56,7 @@ def _views(ff: FloatArray, f: int, cols: Mapping[str, int]) -> dict[str, FloatAr
 
 def _items(a: NDArray[Any]) -> Any:
     """``a`` (C-contiguous) as a memoryview, whose items read as Python floats or ints."""
-    buffer: Any = a
-    return memoryview(buffer)
+    return memoryview(a)  # type: ignore[arg-type]
 
 
 def _first(x: Any) -> float:
@@ -146,10 +145,8 @@ class Decisions:
         self.laws = list(laws)
         self.ff, self.fi, self.gf, self.gi = ff, fi, gf, gi
         nf = len(scenario.flows)
-        self.states: list[dict[str, FloatArray]] = []
-        for f, law in enumerate(self.laws):
-            state = law.init_state(1)
-            self.states.append(state)
+        self.states: list[dict[str, FloatArray]] = [law.init_state(1) for law in self.laws]
+        for f, (law, state) in enumerate(zip(self.laws, self.states, strict=True)):
             act = law.initial_action(state)
             w, incr, cap = _first(act.cwnd), _first(act.incr), _first(act.cap)
             if not (0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap):

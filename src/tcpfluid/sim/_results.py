@@ -26,6 +26,7 @@ from ..metrics.summary import traced_summary
 from ..results import EngineSummary
 from ..scenarios import Scenario, bottleneck
 from . import _core as C
+from ._setup import LINK_RING
 
 if TYPE_CHECKING:  # pandas (about 0.25 s to import) only when a frame is asked for
     import pandas as pd
@@ -256,12 +257,9 @@ class PacketResult:
         :class:`pandas.DataFrame`: ``t_s``, ``<flow>/cwnd_pkts``, ``<flow>/goodput_pps``,
         ``<link>/queue_pkts``, ``<link>/drops``."""
         cols: dict[str, FloatArray] = {"t_s": self.t_s}
-        for fl in self.flows:
-            cols[f"{fl.name}/cwnd_pkts"] = fl.cwnd_pkts
-            cols[f"{fl.name}/goodput_pps"] = fl.goodput_pps
-        for lk in self.links:
-            cols[f"{lk.name}/queue_pkts"] = lk.queue_pkts
-            cols[f"{lk.name}/drops"] = lk.drops
+        pairs = ((self.flows, ("cwnd_pkts", "goodput_pps")), (self.links, ("queue_pkts", "drops")))
+        for items, keys in pairs:
+            cols.update({f"{x.name}/{k}": getattr(x, k) for x in items for k in keys})
         import pandas as pd
 
         return pd.DataFrame(cols)
@@ -371,40 +369,21 @@ _ROUND_COLUMNS = (
 _LOSS_COLUMNS = ("loss_t_s", "loss_kind", "loss_cwnd_before_pkts", "loss_cwnd_after_pkts")
 
 
-def _in_flight(sim: _Sim) -> dict[int, int]:
-    """Packets of each kind (data, ACK, CBR) still held by a link."""
-    kinds = {C.KIND_DATA: 0, C.KIND_ACK: 0, C.KIND_CBR: 0}
-    li = sim.li
-    rkind = sim.ri[:, C.RI_TAG] & C.KIND_MASK
-    for link in range(sim.nl):
-        off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
-        head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])
-        if tail > head:
-            k = rkind[off + np.arange(head, tail) % cap]
-            for kind in kinds:
-                kinds[kind] += int(np.count_nonzero(k == kind))
-    return kinds
-
-
 def conservation(sim: _Sim) -> dict[str, Any]:
-    """For ``data``, ``ack`` and ``cbr`` packets: sent, delivered, dropped, in flight and
-    whether they add up; ``conserved``: whether they do for all three."""
-    cnt = sim.gi
-    fl = _in_flight(sim)
+    """For ``data``, ``ack`` and ``cbr`` packets: sent, delivered, dropped, in flight (still
+    held by a link) and whether they add up; ``conserved``: whether they do for all three."""
+    held = [o + np.arange(h, t) % c for o, c, h, t in sim.li[:, LINK_RING].tolist()]
+    held_kinds = sim.ri[np.concatenate(held), C.RI_TAG] & C.KIND_MASK
     out: dict[str, Any] = {}
-    for label, kind, (s, r, d) in (
-        ("data", C.KIND_DATA, (C.N_DATA_SENT, C.N_DATA_RCVD, C.N_DATA_DROP)),
-        ("ack", C.KIND_ACK, (C.N_ACK_SENT, C.N_ACK_RCVD, C.N_ACK_DROP)),
-        ("cbr", C.KIND_CBR, (C.N_CBR_SENT, C.N_CBR_RCVD, C.N_CBR_DROP)),
+    for label, kind, counters in (
+        ("data", C.KIND_DATA, [C.N_DATA_SENT, C.N_DATA_RCVD, C.N_DATA_DROP]),
+        ("ack", C.KIND_ACK, [C.N_ACK_SENT, C.N_ACK_RCVD, C.N_ACK_DROP]),
+        ("cbr", C.KIND_CBR, [C.N_CBR_SENT, C.N_CBR_RCVD, C.N_CBR_DROP]),
     ):
-        sent, delivered, dropped = int(cnt[s]), int(cnt[r]), int(cnt[d])
-        out[label] = {
-            "sent": sent,
-            "delivered": delivered,
-            "dropped": dropped,
-            "in_flight": fl[kind],
-            "conserved": sent == delivered + dropped + fl[kind],
-        }
+        n = dict(zip(("sent", "delivered", "dropped"), sim.gi[counters].tolist(), strict=True))
+        n["in_flight"] = int(np.count_nonzero(held_kinds == kind))
+        n["conserved"] = n["sent"] == n["delivered"] + n["dropped"] + n["in_flight"]
+        out[label] = n
     out["conserved"] = all(e["conserved"] for e in out.values())
     return out
 
@@ -423,8 +402,7 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
     delta = np.where(np.isnan(agent), backlog(cols[1], cols[6], cols[3]), agent)
     bounds = np.searchsorted(rec[order, 9], np.arange(len(sc.flows) + 1))
     sf = np.ascontiguousarray(sim.s_flow[:n].transpose(1, 2, 0))  # flow, column, time
-    good = sf[:, 1, :]
-    gp_all = np.diff(good, axis=1, prepend=good[:, :1]) / safe_dt
+    gp_all = np.diff(sf[:, 1], axis=1, prepend=sf[:, 1, :1]) / safe_dt
     fi, ff = sim.fi, sim.ff
     for f, fl in enumerate(sc.flows):
         a, b = int(bounds[f]), int(bounds[f + 1])
@@ -454,8 +432,7 @@ def _link_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[LinkTrace]:
     # every per-link series is a row of one array made for all links at once (link,
     # column, time): the samples are stored time first, so a link's column is strided
     sl = np.ascontiguousarray(sim.s_link[:n].transpose(1, 2, 0))
-    sent = sl[:, 2, :]
-    sent_all = np.diff(sent, axis=1, prepend=sent[:, :1])
+    sent_all = np.diff(sl[:, 2], axis=1, prepend=sl[:, 2, :1])
     return [
         LinkTrace(
             name=lk.name,

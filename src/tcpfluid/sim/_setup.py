@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,22 +25,6 @@ IntArray = NDArray[np.int64]
 
 #: an event count never reached (no yield to Python)
 NEVER = 1 << 62
-
-
-@dataclass(frozen=True)
-class SenderSettings:
-    """How every sender and receiver of a run behaves (the options of
-    :func:`~tcpfluid.sim.simulate_packets`, checked; times in s)."""
-
-    delayed_ack: bool | tuple[bool, ...]  # every receiver, or one value per flow
-    delayed_ack_echo: str  # "first" or "latest"
-    delack_timeout_s: float
-    min_rto_s: float
-    initial_rto_s: float
-    max_rto_s: float
-    fine_retransmit: bool | None
-    timeout_recover: bool
-    fast_recovery: str | tuple[str, ...]  # every sender, or one value per flow
 
 
 #: the senders' fast recoveries (``simulate_packets(fast_recovery=)``) and their kernel codes
@@ -107,17 +90,15 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
     """``(lf, li, rf, ri, has_red)``: the links' float and integer arrays (rate, delay,
     buffer, discipline, ring offset and capacity), the link rings' float and integer rows,
     and whether any link is RED."""
-    links = sc.links
-    nl = len(links)
+    lt = sc.link_table
+    nl = len(lt)
     lf = np.zeros((nl, C.NLF), dtype=np.float64)
     li = np.zeros((nl, C.NLI), dtype=np.int64)
-    red = np.array([red_params(lk) for lk in links], dtype=np.float64).reshape(nl, 5)
-    rate = np.array([lk.rate_bps for lk in links], dtype=np.float64)
-    lf[:, C.L_RATE] = rate / 8.0
-    lf[:, C.L_DELAY] = [lk.delay_s for lk in links]
-    lf[:, C.L_BUF] = [lk.buffer_pkts for lk in links]
+    red = np.array([red_params(lk) for lk in sc.links], dtype=np.float64).reshape(nl, 5)
+    lf[:, C.L_RATE] = lt.rate_bps / 8.0
+    lf[:, C.L_DELAY], lf[:, C.L_BUF] = lt.delay_s, lt.buffer_pkts
     lf[:, [C.L_MIN_TH, C.L_MAX_TH, C.L_MAXP, C.L_WQ]] = red[:, 1:]
-    lf[:, C.L_PTC] = rate / (8.0 * sc.packet_size_bytes)
+    lf[:, C.L_PTC] = lt.rate_bps / (8.0 * sc.packet_size_bytes)
     li[:, C.J_DISC] = red[:, 0]
     li[:, C.J_COUNT] = -1
     # every link's ring starts with LINK_RING0 slots (rings double on demand)
@@ -185,42 +166,39 @@ def early_receivers(sc: Scenario, paths: IntArray, fi: IntArray, li: IntArray) -
         if not uses or any(kind != "data" or h != len(fwd[f]) - 1 for kind, f, h in uses):
             continue
         flows = [f for _, f, _ in uses]
-        ok = True
-        for f in flows:
-            r = rev[f][0] if rev[f] else -1
-            if fi[f, C.I_DELACK] != 0 or r < 0 or sc.links[r].red_parameters():
-                ok = False
-                break
-            for kind, g, h in crossed[r]:
-                if kind != "ack" or h != 0 or fwd[g][-1] != a:
-                    ok = False
-                    break
-        if not ok:
+        if not all(
+            fi[f, C.I_DELACK] == 0
+            and rev[f]
+            and not sc.links[rev[f][0]].red_parameters()
+            and all(k == "ack" and h == 0 and fwd[g][-1] == a for k, g, h in crossed[rev[f][0]])
+            for f in flows
+        ):
             continue
-        li[a, C.J_EAGER] = 1
-        li[a, C.J_RX] = 1
+        li[a, [C.J_EAGER, C.J_RX]] = 1
         for f in flows:
             li[rev[f][0], C.J_FED] = 1
             paths[fi[f, C.I_FWD_OFF] + len(fwd[f])] = -2 - fi[f, C.I_REV_OFF]
 
 
 def flow_arrays(
-    sc: Scenario, fi: IntArray, laws: Sequence[ControlLaw], senders: SenderSettings
+    sc: Scenario, fi: IntArray, laws: Sequence[ControlLaw], opts: Mapping[str, Any]
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """``(ff, fs, fq)``: the flows' float array (times, timers, sizes), and the flow rings'
     send times and (transmissions, received) rows; ``fi`` (from :func:`route_arrays`) gets
-    each flow's ring and receiver settings."""
+    each flow's ring and the sender and receiver settings of the checked options ``opts``.
+    Each sender starts ``start_delay_s`` after its flow (one delay, or one per flow): a
+    ValueError for one that would start at or after its flow's stop."""
     nf = len(sc.flows)
     ff = np.zeros((nf, C.NF), dtype=np.float64)
     fi[:, C.I_RING_OFF] = np.arange(nf) * FLOW_RING0
     fi[:, C.I_RING_CAP] = FLOW_RING0
     fring = nf * FLOW_RING0
     ff[:, [C.F_BASE, C.F_FWD_BASE, C.F_RTO_DL, C.F_DACK_DL]] = math.inf
-    ff[:, C.F_RTO] = senders.initial_rto_s
-    ff[:, C.F_START] = [fl.start_s for fl in sc.flows]
-    ff[:, C.F_STOP] = [fl.stop_s for fl in sc.flows]
+    ff[:, C.F_RTO] = opts["initial_rto_s"]
+    ff[:, C.F_START] = sc.flow_table.start_s + np.asarray(opts["start_delay_s"], dtype=np.float64)
+    ff[:, C.F_STOP] = sc.flow_table.stop_s
     ff[:, [C.F_PKT, C.F_ACK]] = sc.packet_size_bytes, sc.ack_size_bytes
-    timers = senders.delack_timeout_s, senders.min_rto_s, senders.max_rto_s
+    timers = opts["delack_timeout_s"], opts["min_rto_s"], opts["max_rto_s"]
     ff[:, [C.F_DACK_TO, C.F_MIN_RTO, C.F_MAX_RTO]] = timers
     # ns-2's Vegas agent (REC_NS2_VEGAS): no cut yet, v_timeout_ as its reset() leaves it
     ff[:, [C.F_V_CHANGED, C.F_V_TIMEOUT]] = -math.inf, 1000.0
@@ -228,27 +206,18 @@ def flow_arrays(
     fi[:, C.I_F_HISACK] = -1
     # duplicate ACKs of the go-back after a timeout: ignored up to the highest packet
     # sent before it (-1: no timeout yet) or never (-2)
-    fi[:, C.I_RTO_RECOVER] = -1 if senders.timeout_recover else -2
-    da, rec, fine = senders.delayed_ack, senders.fast_recovery, senders.fine_retransmit
-    echo = 1 if senders.delayed_ack_echo == "first" else 2
-    for f, law in enumerate(laws):
-        fi[f, C.I_DELACK] = echo if (da[f] if isinstance(da, tuple) else da) else 0
-        # Vegas's fine-grained check: as the run says, else as the law's sender declares
-        fi[f, C.I_FINE] = 1 if (law.sender.fine_retransmit if fine is None else fine) else 0
-        fi[f, C.I_RECOVERY] = FAST_RECOVERIES[rec[f] if isinstance(rec, tuple) else rec]
+    fi[:, C.I_RTO_RECOVER] = -1 if opts["timeout_recover"] else -2
+    echo = 1 if opts["delayed_ack_echo"] == "first" else 2
+    fi[:, C.I_DELACK] = np.where(opts["delayed_ack"], echo, 0)
+    # Vegas's fine-grained check: as the run says, else as the law's sender declares
+    fine = opts["fine_retransmit"]
+    fi[:, C.I_FINE] = [bool(lw.sender.fine_retransmit if fine is None else fine) for lw in laws]
+    fi[:, C.I_RECOVERY] = [FAST_RECOVERIES[r] for r in np.broadcast_to(opts["fast_recovery"], nf)]
     # the round accumulators are cleared when the flow starts (_core._timer)
     fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
     # transmissions, received flag; and the SACK scoreboard (Q_SB) when a sender keeps one
     sack = (fi[:, C.I_RECOVERY] == C.REC_NS2_FAST).any()
     fq = np.zeros((fring, 3 if sack else 2), dtype=np.int64)
-    return ff, fs, fq
-
-
-def start_senders(sc: Scenario, ff: FloatArray, delay_s: float | Sequence[float]) -> None:
-    """Move each sender's start in ``ff`` ``delay_s`` after its flow's (one delay, or one
-    per flow; ``simulate_packets``'s ``start_delay_s``); ValueError for a sender that would
-    start at or after its flow's stop."""
-    ff[:, C.F_START] += np.asarray(delay_s, dtype=np.float64)
     late = np.flatnonzero(~(ff[:, C.F_START] < ff[:, C.F_STOP]))
     if late.size:
         f = int(late[0])
@@ -257,6 +226,7 @@ def start_senders(sc: Scenario, ff: FloatArray, delay_s: float | Sequence[float]
             f"{sc.flows[f].name!r} starting at {ff[f, C.F_START]:g} s, its flow stopping at "
             f"{ff[f, C.F_STOP]:g} s"
         )
+    return ff, fs, fq
 
 
 def event_heap(
@@ -281,12 +251,9 @@ def event_heap(
     gi = np.zeros(C.NGI, dtype=np.int64)
     gi[C.G_YIELD_AT] = NEVER
     # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
-    # compile it once more)
-    for f in range(nf):
-        C._set_key_call(hi, ht, gi, nl + f, float(flow_start_s[f]))
-    for c, src in enumerate(sc.cbr):
-        C._set_key_call(hi, ht, gi, nl + nf + c, float(src.start_s))
-    C._set_key_call(hi, ht, gi, nsrc - 1, 0.0)
+    # compile it once more): the senders', the CBR sources' and the sampler's first events
+    for k, t in enumerate([*flow_start_s.tolist(), *(c.start_s for c in sc.cbr), 0.0], nl):
+        C._set_key_call(hi, ht, gi, k, float(t))
     return ht, hi, gf, gi
 
 
@@ -342,11 +309,9 @@ def grow_ring(
         extra = max(rows, used + new_cap - rows)
         arrays = tuple(_longer(a, used, rows + extra) for a in arrays)
     ctr = np.arange(int(table[row, c_lo]), int(table[row, c_hi]), dtype=np.int64)
-    old_idx = off + ctr % cap
-    new_idx = used + ctr % new_cap
-    for a in arrays:
-        b = _bits(a)  # moved as integers: a link ring's float view also holds integers
-        b[new_idx] = b[old_idx]
+    old_idx, new_idx = off + ctr % cap, used + ctr % new_cap
+    for a in arrays:  # moved as integers: a link ring's float view also holds integers
+        _bits(a)[new_idx] = _bits(a)[old_idx]
     table[row, c_off], table[row, c_cap] = used, new_cap
     return arrays, used + new_cap
 

@@ -57,8 +57,7 @@ def start_jitter(scenario: Scenario, seed: int | Sequence[int]) -> tuple[float, 
         ]
     else:
         entropy = check_int("seed", seed, minimum=0)
-    sc = scenario
-    packet_s = 8.0 * sc.packet_size_bytes / sc.link(bottleneck_name(sc)).rate_bps
-    bound = min(JITTER_PACKET_TIMES * packet_s, JITTER_RTT_FRACTION * min(sc.base_rtts_s()))
-    rng = np.random.default_rng(entropy)
-    return tuple(rng.uniform(0.0, bound, len(sc.flows)).tolist())
+    packet_s = 8.0 * scenario.packet_size_bytes / scenario.link(bottleneck_name(scenario)).rate_bps
+    rtt_s = min(scenario.base_rtts_s())
+    bound = min(JITTER_PACKET_TIMES * packet_s, JITTER_RTT_FRACTION * rtt_s)
+    return tuple(np.random.default_rng(entropy).uniform(0.0, bound, len(scenario.flows)).tolist())

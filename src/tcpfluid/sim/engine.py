@@ -9,19 +9,19 @@ the loop resumes. Checks in :mod:`._checks`, arrays in :mod:`._setup`, results i
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._validation import check_progress, warn_renamed
 from ..algorithms._jit import arg_kind
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
+from ..scenarios.model import paused_gc
 from . import _core as C
 from ._checks import (
     SECONDS_OPTIONS,
@@ -36,14 +36,13 @@ from ._results import FlowTrace, LinkTrace, PacketResult, collect
 from ._setup import (
     FLOW_RING,
     LINK_RING,
-    SenderSettings,
+    Arrays,
     early_receivers,
     event_heap,
     flow_arrays,
     grow_ring,
     link_arrays,
     route_arrays,
-    start_senders,
     trace_arrays,
 )
 
@@ -72,18 +71,15 @@ MAX_PACKETS = 4_000_000
 _RAND_BLOCK = 1 << 16
 
 
-def _check_agent_delta(
-    sc: Scenario, laws: Sequence[ControlLaw], timed: Any, opts: Mapping[str, Any]
-) -> None:
+def _check_agent_delta(sc: Scenario, laws: Sequence[ControlLaw], timed: Any, mode: float) -> None:
     """A ``ValueError`` naming the first ns-2 Vegas sender whose law would not decide on the
-    agent's Δ that ``ns2_vegas_agent_delta`` or ``ns2_vegas_integer_delta`` asks for (the
-    law's sender declares ``decides_on_sender_delta``)."""
+    agent's Δ that ``ns2_vegas_agent_delta`` (``mode`` 1) or ``ns2_vegas_integer_delta`` (2)
+    asks for (the law's sender declares ``decides_on_sender_delta``)."""
     from ..algorithms.registry import ALGORITHMS, get_law
 
     for f in np.flatnonzero(timed).tolist():
         if not laws[f].sender.decides_on_sender_delta:
-            integer = opts["ns2_vegas_integer_delta"]
-            name = "ns2_vegas_integer_delta" if integer else "ns2_vegas_agent_delta"
+            name = "ns2_vegas_integer_delta" if mode == 2.0 else "ns2_vegas_agent_delta"
             readers = sorted(a for a in ALGORITHMS if get_law(a).sender.decides_on_sender_delta)
             raise ValueError(
                 f"{name}=True: flow {sc.flows[f].name!r} runs {laws[f].name!r}, whose rule "
@@ -100,37 +96,31 @@ class _Sim:
         laws: Sequence[ControlLaw],
         opts: Mapping[str, Any],
         sample_interval_s: float,
-        senders: SenderSettings,
     ) -> None:
         """``opts``: the checked options (:func:`~tcpfluid.sim._checks.check_options`)."""
-        sc = scenario
-        self.scenario = sc
+        self.scenario = sc = scenario
         self.rng = np.random.default_rng(opts["seed"])
-        nl, nf = len(sc.links), len(sc.flows)
-        self.nl = nl
-        self.paths, fi, self.cf, self.ci = route_arrays(sc)
+        self.paths, self.fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
         if opts["red_wait"]:  # every RED link drops with ns-2's wait_
             self.li[self.li[:, C.J_DISC] > 0, C.J_DISC] += C.DISC_WAIT
         if opts["send_overhead_s"] > 0.0:
             # each flow's first link draws its data packets' send overhead
-            self.lf[self.paths[fi[:, C.I_FWD_OFF]], C.L_OVH] = opts["send_overhead_s"]
+            self.lf[self.paths[self.fi[:, C.I_FWD_OFF]], C.L_OVH] = opts["send_overhead_s"]
             self.has_red = True  # the random numbers are needed (the kernel's flag)
         self.link_rows = self.rf.shape[0]
-        self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
-        self.fi = fi
-        start_senders(sc, self.ff, opts["start_delay_s"])
-        early_receivers(sc, self.paths, fi, self.li)
+        self.ff, self.fs, self.fq = flow_arrays(sc, self.fi, laws, opts)
+        early_receivers(sc, self.paths, self.fi, self.li)
         self.ff[:, C.F_S_DELTA] = np.nan  # no agent's Δ: the laws compute theirs
         if opts["ns2_vegas_timing"]:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc
-            timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
+            timed = self.fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
             # 2: and take ns-2.35's rttLen <= 1 BaseRTT rule
             self.ff[timed, C.F_V_TIMED] = 2.0 if opts["ns2_vegas_base_reset"] else 1.0
             self.ff[timed, C.F_V_BEGT] = self.ff[timed, C.F_START]
             # and read the agent's Δ (2: rounded as ns-2.35's); and grow only a full window
             mode = 2.0 if opts["ns2_vegas_integer_delta"] else float(opts["ns2_vegas_agent_delta"])
             if mode > 0.0:
-                _check_agent_delta(sc, laws, timed, opts)
+                _check_agent_delta(sc, laws, timed, mode)
             self.ff[timed, C.F_V_DELTA] = mode
             self.ff[timed, C.F_V_GROW_CHECK] = 1.0 if opts["ns2_vegas_growth_check"] else 0.0
         self.flow_rows = self.fs.shape[0]
@@ -138,8 +128,8 @@ class _Sim:
         self.max_packets = max_packets = opts["max_packets"]
         if self.room > max_packets:
             raise ValueError(
-                f"max_packets={max_packets:,} is below the {self.room:,} packets the "
-                f"simulator's rings start with for {nl} links and {nf} flows; raise it"
+                f"max_packets={max_packets:,} is below the {self.room:,} packets the simulator's "
+                f"rings start with for {len(sc.links)} links and {len(sc.flows)} flows; raise it"
             )
         self.ht, self.hi, self.gf, self.gi = event_heap(
             sc, self.ff[:, C.F_START], sample_interval_s=sample_interval_s
@@ -150,13 +140,17 @@ class _Sim:
         self.s_t, self.s_flow, self.s_link, self.rec = trace_arrays(sc, sample_interval_s)
 
     # ------------------------------------------------------------------ growth
-    def _check_room(self, cap: int) -> None:
-        """Refuse to double a ring of ``cap`` slots past the ceiling ``max_packets``,
-        naming the link that holds the most packets and the flow with the most packets
-        sent and not acknowledged."""
+    def _grow(
+        self, arrays: Arrays, used: int, table: NDArray[np.int64], cols: tuple[int, int, int, int]
+    ) -> tuple[Arrays, int]:
+        """:func:`grow_ring` of the ring the compiled loop asked for (row ``G_CODE_ARG`` of
+        ``table``), refused past the ceiling ``max_packets``, naming the link that holds
+        the most packets and the flow with the most packets sent and not acknowledged."""
+        row = int(self.gi[C.G_CODE_ARG])
+        cap = int(table[row, cols[1]])
         if self.room + cap <= self.max_packets:
             self.room += cap
-            return
+            return grow_ring(arrays, used, table, row, cols)
         li, fi = self.li, self.fi
         in_link = li[:, C.J_TAIL] - li[:, C.J_HEAD]
         lk = int(np.argmax(in_link))
@@ -174,18 +168,6 @@ class _Sim:
             "lower rate or a shorter duration, or raise max_packets if the machine has the "
             "memory (about 250 bytes a packet)"
         )
-
-    def _grow_flow(self, f: int) -> None:
-        self._check_room(int(self.fi[f, C.I_RING_CAP]))
-        (self.fs, self.fq), self.flow_rows = grow_ring(
-            (self.fs, self.fq), self.flow_rows, self.fi, f, FLOW_RING
-        )
-
-    def _grow_link(self, link: int) -> None:
-        self._check_room(int(self.li[link, C.J_CAP]))
-        # the integer view is of the same memory: grow the float one, view it again
-        (self.rf,), self.link_rows = grow_ring((self.rf,), self.link_rows, self.li, link, LINK_RING)
-        self.ri = self.rf.view(np.int64)
 
     # ------------------------------------------------------------------ loop
     def _args(self) -> tuple[Any, ...]:
@@ -248,9 +230,13 @@ class _Sim:
         the round records to grow, random numbers, or a progress report (nothing to do)."""
         gi = self.gi
         if code == C.GROW_FLOW:
-            self._grow_flow(int(gi[C.G_CODE_ARG]))
+            (self.fs, self.fq), self.flow_rows = self._grow(
+                (self.fs, self.fq), self.flow_rows, self.fi, FLOW_RING
+            )
         elif code == C.GROW_LINK:
-            self._grow_link(int(gi[C.G_CODE_ARG]))
+            # the integer view is of the same memory: grow the float one, view it again
+            (self.rf,), self.link_rows = self._grow((self.rf,), self.link_rows, self.li, LINK_RING)
+            self.ri = self.rf.view(np.int64)
         elif code == C.NEED_RAND:
             self.rand = self.rng.random(_RAND_BLOCK)
             gi[C.G_RAND_I] = 0
@@ -425,11 +411,10 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
         scenario, dt_given, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES, name=dt_name
     )
     check_progress(given["progress"])
-    senders = SenderSettings(**{f.name: opts[f.name] for f in fields(SenderSettings)})
     made: dict[tuple[str, str], ControlLaw] = {}
     law_objs = [law_for(fl, opts["laws"], made, scenario.name) for fl in scenario.flows]
-    check_ns2_vegas(scenario, law_objs, senders)
-    return _Sim(scenario, law_objs, opts, dt, senders)
+    check_ns2_vegas(scenario, law_objs, opts)
+    return _Sim(scenario, law_objs, opts, dt)
 
 
 def _run_quietly(sim: _Sim, progress: Callable[[float], None] | None) -> float:
@@ -438,13 +423,10 @@ def _run_quietly(sim: _Sim, progress: Callable[[float], None] | None) -> float:
     t0 = time.perf_counter()
     # the loop allocates few Python objects; a cyclic collection in the middle of it only
     # costs time (it scanned every round record before they were arrays)
-    gc_was_on = gc.isenabled()
-    gc.disable()
     try:
-        sim.run(progress, notice)
+        with paused_gc():
+            sim.run(progress, notice)
     finally:
         if notice is not None:
             notice.cancel()
-        if gc_was_on:
-            gc.enable()
     return time.perf_counter() - t0
