@@ -110,9 +110,8 @@ def _fair_laws(cfg: ReportConfig, table: str) -> tuple[str, ...]:
 
 def _fair_cases(cfg: ReportConfig) -> list[tuple[str, str, str]]:
     """(table, scenario, law) of each case, in task order."""
-    out = [("5", "ho-fairness", a) for a in _fair_laws(cfg, "5")]
-    out += [("6", "ho-different-rtt", a) for a in _fair_laws(cfg, "6")]
-    return out
+    tables = (("5", "ho-fairness"), ("6", "ho-different-rtt"))
+    return [(t, sc, a) for t, sc in tables for a in _fair_laws(cfg, t)]
 
 
 def _jain_row(
@@ -302,10 +301,8 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
 
 def _itcp_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
     """(what, algorithm, overrides) of each case, in task order (quick: fewer cases)."""
-    out: list[tuple[str, str, dict[str, Any]]] = [
-        ("table1", "itcp-vegas", {}),
-        ("table1", "vegas", {}),
-    ]
+    out: list[tuple[str, str, dict[str, Any]]]
+    out = [("table1", a, {}) for a in ("itcp-vegas", "vegas")]
     for rtt in (240, 840) if cfg.quick else _TABLE2_RTTS_MS:
         o = {"bandwidth": "155Mbps", "rtt": f"{rtt}ms", "duration": "200s"}
         out.append((f"table2/rtt{rtt}", "itcp-vegas", o))

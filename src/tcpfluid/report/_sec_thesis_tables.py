@@ -201,10 +201,8 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         return {**out, "max_window_pkts": float(np.max(np.asarray(res.window_pkts)))}
     windows = [np.asarray(f.window_pkts)[np.asarray(f.time_s) > RENO_FROM_S] for f in res.rounds]
     out["max_window_pkts"] = max(float(np.max(w, initial=0.0)) for w in windows)
-    return {
-        **out,
-        "rounds_at_max_window": [float(np.mean(w >= THESIS_MAX_WINDOW)) for w in windows],
-    }
+    out["rounds_at_max_window"] = [float(np.mean(w >= THESIS_MAX_WINDOW)) for w in windows]
+    return out
 
 
 def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
