@@ -280,10 +280,8 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
         res = simulate(sc, engine)
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
-    t = np.asarray(res.time_s, dtype=np.float64)
-    dl = res.delivered_pkts()[0]
-    bits = 8.0 * sc.packet_size_bytes
-    end = sc.duration_s
+    t, dl = np.asarray(res.time_s, dtype=np.float64), res.delivered_pkts()[0]
+    bits, end = 8.0 * sc.packet_size_bytes, sc.duration_s
     if res.rounds:  # the window each round's decision saw (the packet simulator's log)
         wt, w = np.asarray(res.rounds[0].time_s), np.asarray(res.rounds[0].window_pkts)
     else:
