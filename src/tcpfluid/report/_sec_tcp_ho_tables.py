@@ -85,15 +85,14 @@ def ho_table_run(
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
-    s = res.summary
     return {
         "algorithms": [f.algorithm for f in sc.flows],
         "base_rtt_s": [float(sc.base_rtt_s(f)) for f in sc.flows],
         "throughput_pps": thr.tolist(),
         "utilization": float(thr.sum() / mu),
         "jain": float(jain_index(thr)),
-        "settled_s": s.all_settled_time_s,
-        "losses": [float(x) for x in s.losses],
+        "settled_s": res.summary.all_settled_time_s,
+        "losses": [float(x) for x in res.summary.losses],
     }
 
 
