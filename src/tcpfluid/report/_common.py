@@ -40,6 +40,12 @@ ALL = "all"
 COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 #: engine -> its name in the tasks' labels
 LABEL = {"packet": "packet", "rounds": "round model", "ode": "ODE"}
+#: engine -> the style of its traces in the figures
+STYLE: dict[str, dict[str, Any]] = {
+    "packet": {"color": "C0"},
+    "rounds": {"color": "C1", "linestyle": "--"},
+    "ode": {"color": "C2", "linestyle": ":"},
+}
 
 
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
@@ -292,22 +298,6 @@ def share_spread(jain: float) -> float:
     return math.sqrt(max(1.0 / j - 1.0, 0.0))
 
 
-def shares_from_jain(
-    values: Mapping[str, Any], informative: Sequence[str], *, two_flows: bool
-) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """A fairness row's cells as per-flow shares: every numeric cell holding a Jain's index
-    becomes the smaller flow's share (two flows, :func:`smaller_share`) or the flows'
-    share spread (:func:`share_spread`); the indices are kept beside as informative
-    columns ``"Jain's index, <column>"``. A phase range stays a [min, max] range."""
-    fn = smaller_share if two_flows else share_spread
-    out = {c: v if isinstance(v, NA) else fn(float(v)) for c, v in values.items()}
-    jains = {f"Jain's index, {c}": float(v) for c, v in values.items() if not isinstance(v, NA)}
-    lo, hi = out.get(PHASE_MIN), out.get(PHASE_MAX)
-    if isinstance(lo, float) and isinstance(hi, float) and lo > hi:
-        out[PHASE_MIN], out[PHASE_MAX] = hi, lo
-    return {**out, **jains}, (*informative, *jains)
-
-
 #: the quantity of a two-flow fairness row over the thesis's 10–60 s
 TWO_FLOW_SHARE = "smaller flow's share of the two goodputs, 10–60 s"
 
@@ -322,9 +312,16 @@ def share_row(
     informative: Sequence[str] = (),
     case: Mapping[str, Any],
 ) -> Row:
-    """A fairness row from the cells' Jain's indices ``jains``, judged on the flows'
-    shares (:func:`shares_from_jain`): two flows' smaller share (kind ``share``), else the
-    flows' share spread (kind ``share spread``), with the indices shown beside."""
-    shares, info = shares_from_jain(jains, tuple(informative), two_flows=two_flows)
-    kind = "share" if two_flows else "share spread"
-    return Row(setting, quantity, "", kind, shares, reference, informative=info, case=case)
+    """A fairness row from the cells' Jain's indices ``jains``, judged on the flows' shares:
+    every numeric cell becomes two flows' smaller share (:func:`smaller_share`, kind
+    ``share``) or the flows' share spread (:func:`share_spread`, kind ``share spread``);
+    the indices are kept beside as informative columns ``"Jain's index, <column>"``. A phase
+    range stays a [min, max] range."""
+    fn = smaller_share if two_flows else share_spread
+    out = {c: v if isinstance(v, NA) else fn(float(v)) for c, v in jains.items()}
+    beside = {f"Jain's index, {c}": float(v) for c, v in jains.items() if not isinstance(v, NA)}
+    lo, hi = out.get(PHASE_MIN), out.get(PHASE_MAX)
+    if isinstance(lo, float) and isinstance(hi, float) and lo > hi:
+        out[PHASE_MIN], out[PHASE_MAX] = hi, lo
+    kind, info = ("share" if two_flows else "share spread"), (*informative, *beside)
+    return Row(setting, quantity, "", kind, {**out, **beside}, reference, info, case)

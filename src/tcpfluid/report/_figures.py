@@ -97,9 +97,8 @@ def oscillation(t: ArrayLike, y: ArrayLike, *, window_s: float) -> Oscillation:
     if ta.size < 3:
         return Oscillation(float("nan"), float("nan"))
     n = crossings(ta, ya, window_s=window_s)
-    span = float(ta[-1] - ta[0])
     _, lo, hi, _ = envelope(ta, ya, window_s=window_s)
-    period = 2.0 * span / n if n else float("nan")
+    period = 2.0 * float(ta[-1] - ta[0]) / n if n else float("nan")
     return Oscillation(period, float(np.median(hi - lo)))
 
 
@@ -109,11 +108,8 @@ def is_dense(t: ArrayLike, y: ArrayLike, *, t_end: float) -> bool:
     ta, ya = _clean(t, y)
     if ta.size < 3 or not t_end > 0:
         return False
-    span = float(np.max(ya) - np.min(ya))
-    if span <= 0:
-        return False
-    w = t_end / 10.0
-    if crossings(ta, ya, window_s=w) <= DENSE_CROSSINGS:
+    span, w = float(np.max(ya) - np.min(ya)), t_end / 10.0
+    if span <= 0 or crossings(ta, ya, window_s=w) <= DENSE_CROSSINGS:
         return False
     return oscillation(ta, ya, window_s=w).amplitude > 0.1 * span
 

@@ -14,9 +14,6 @@ from ._table import ALGORITHM_NAMES, MIXED_LAWS, ODE, PACKET, ROUNDS
 _NE = "validation/test_new_equilibrium_layers.py::"
 _HYB = "validation/test_hybrid_rows.py::"
 _REACH_NW = "rounds from the change until the window reaches nW"
-_CONV_ALL = tuple(
-    f"convergence, {c}" for c in ("new connection", "bandwidth halved", "bandwidth doubled")
-)
 _HALVES = "convergence after the bandwidth halves (80 s)"
 _DOUBLES = "convergence after the bandwidth doubles (160 s)"
 _RAMP = "ramp-up: time to equilibrium"
@@ -200,6 +197,7 @@ _XL = "validation/test_cross_layer.py::"
 _CB = "convergence-bdp"
 _CR = "validation/test_conv_rows.py::"
 _CONV_HALVED, _CONV_DOUBLED = "convergence, bandwidth halved", "convergence, bandwidth doubled"
+_CONV_ALL = ("convergence, new connection", _CONV_HALVED, _CONV_DOUBLED)
 _UTIL = "bottleneck utilization by the flows' goodput, 10–60 s"
 _GOODPUTS = ("goodput of connection 1, 10–60 s", "goodput of connection 2, 10–60 s")
 _HO_SPREAD = "spread of the flows' shares (std/mean), 10–60 s"

@@ -191,9 +191,7 @@ def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | 
     """Round boundaries after ``t_change`` until the window first reaches ``target``."""
     t = np.asarray(t)
     i = first_at_least(t, w, target, after=t_change)
-    if i is None:
-        return None
-    return float(np.count_nonzero((t > t_change) & (t <= t[i])))
+    return None if i is None else float(np.count_nonzero((t > t_change) & (t <= t[i])))
 
 
 def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | NA:

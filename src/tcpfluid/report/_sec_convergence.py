@@ -77,10 +77,9 @@ def _phase_overrides(a: str, kb: float, frac: float) -> dict[str, Any]:
     """Overrides of one phase run of (law ``a``, ``kb``): the CBR's start and stop moved by
     ``frac`` of the round at that change."""
     b, o = kb_to_pkts(kb), _cb_overrides(kb)
-    sc = build_scenario("qv-basic", **o)
-    start, stop = float(sc.cbr[0].start_s), float(sc.cbr[0].stop_s)
-    t_on = start + frac * _round_at_change(a, b, "halved")
-    t_off = stop + frac * _round_at_change(a, b, "doubled")
+    cbr = build_scenario("qv-basic", **o).cbr[0]
+    t_on = float(cbr.start_s) + frac * _round_at_change(a, b, "halved")
+    t_off = float(cbr.stop_s) + frac * _round_at_change(a, b, "doubled")
     times = {"duration": t_off + _PHASE_TAIL_S, "cbr_start": t_on, "cbr_stop": t_off}
     return o | {k: f"{v:.6f}s" for k, v in times.items()}
 
@@ -123,10 +122,8 @@ def _mark_not_settled(ax: Any, xs: list[float], color: str, marker: str) -> None
     if not xs:
         return
     if not any(p.get_gid() == "not-settled" for p in ax.patches):
-        band = Rectangle((0.0, 0.92), 1.0, 0.08, transform=ax.transAxes, color="0.92")
-        band.set_gid("not-settled")
-        band.set_zorder(0)
-        ax.add_patch(band)
+        band = {"transform": ax.transAxes, "color": "0.92", "gid": "not-settled", "zorder": 0}
+        ax.add_patch(Rectangle((0.0, 0.92), 1.0, 0.08, **band))
         text = {"transform": ax.transAxes, "fontsize": 6, "va": "center", "color": "0.35"}
         ax.text(1.005, 0.96, "did not\nsettle", **text)
     hollow: dict[str, Any] = {"facecolors": "none"} if marker == "o" else {}

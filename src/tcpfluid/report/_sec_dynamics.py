@@ -21,6 +21,7 @@ from ._common import (
     ENGINES,
     LABEL,
     QV_REACH_NOT_SETTLING,
+    STYLE,
     CaseSection,
     Runs,
     delivered_between,
@@ -219,15 +220,10 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
 
 def _basic_figure(a: str, sc: str, figref: str, runs: Runs) -> Figure:
     fig, axes = plot.new_axes(3)
-    styles = {
-        "packet": {"color": "C0"},
-        "rounds": {"color": "C1", "linestyle": "--"},
-        "ode": {"color": "C2", "linestyle": ":"},
-    }
     for e, res in engine_results(runs):  # one flow's traces
         ys = (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0])
         for ax, y in zip(axes, ys, strict=True):
-            plot.versus(res["t_s"], y, ax=ax, label=COLUMN[e], **styles[e])
+            plot.versus(res["t_s"], y, ax=ax, label=COLUMN[e], **STYLE[e])
     for ax in axes:
         ax.axvspan(80, 160, color="0.9", zorder=0, label=None)
     title = f"{_NAMES[a]}: 50 Mb/s × 100 ms, 25 Mb/s CBR 80–160 s (shaded)"
@@ -279,11 +275,8 @@ def _mf_task(cfg: ReportConfig, setup: tuple[str, Any, Any, Any], run: tuple[str
     return run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
 
 
-_ENGINE_STYLES = (  # (legend, engine, queue line style)
-    ("packet sim", "packet", {"color": "C0", "linewidth": 0.7, "zorder": 3}),
-    ("round model", "rounds", {"color": "C1", "linestyle": "--", "linewidth": 0.8}),
-    ("ODE", "ode", {"color": "C2", "linestyle": ":"}),
-)
+#: engine -> its queue trace's style beside :data:`._common.STYLE`
+_QUEUE_LINE = {"packet": {"linewidth": 0.7, "zorder": 3}, "rounds": {"linewidth": 0.8}, "ode": {}}
 
 
 def _delivered(r: dict[str, Any]) -> tuple[Any, Any]:
@@ -419,11 +412,8 @@ def _mf_figure(cfg: ReportConfig, setup: tuple[str, Any, list[float], str], runs
     fig, axes = plot.new_axes(len(_ALGS))
     enveloped: list[str] = []
     for ai, a in enumerate(_ALGS):
-        traces = [
-            (name, r["t_s"], r["queue_pkts"], style)
-            for name, e, style in _ENGINE_STYLES
-            if (r := runs[(a, e)]) is not None and "error" not in r
-        ]
+        res = engine_results({e: runs[(a, e)] for e in ENGINES})
+        traces = [(COLUMN[e], r["t_s"], r["queue_pkts"], STYLE[e] | _QUEUE_LINE[e]) for e, r in res]
         # a queue oscillating faster than the panel can show: envelope and zoom
         enveloped += [f"{_NAMES[a]} {n}" for n in queue_panel(axes[ai], traces, t_end=t_end)]
         xlabel = "time (s)" if ai == len(_ALGS) - 1 else ""

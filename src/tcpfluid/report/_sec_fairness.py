@@ -165,8 +165,7 @@ def _th_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
     for i, s in enumerate(_SETTINGS):
         col, mine = f"C{i}", [r for r in rows if r.case["setting"] == s]
         draw_columns(ax, grid, mine, lines, s, col)
-        lo = np.asarray(column_series(mine, PHASE_MIN))
-        hi = np.asarray(column_series(mine, PHASE_MAX))
+        lo, hi = (np.asarray(column_series(mine, c)) for c in (PHASE_MIN, PHASE_MAX))
         ok = np.isfinite(lo) & np.isfinite(hi)
         if ok.any():  # the packet runs' range over connection 2's start offset, each
             # setting's bars moved by a fraction of a millisecond so that they do not overlap

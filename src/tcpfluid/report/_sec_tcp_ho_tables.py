@@ -85,15 +85,14 @@ def ho_table_run(
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
-    s = res.summary
     return {
         "algorithms": [f.algorithm for f in sc.flows],
         "base_rtt_s": [float(sc.base_rtt_s(f)) for f in sc.flows],
         "throughput_pps": thr.tolist(),
         "utilization": float(thr.sum() / mu),
         "jain": float(jain_index(thr)),
-        "settled_s": s.all_settled_time_s,
-        "losses": [float(x) for x in s.losses],
+        "settled_s": res.summary.all_settled_time_s,
+        "losses": [float(x) for x in res.summary.losses],
     }
 
 
@@ -110,9 +109,8 @@ def _fair_laws(cfg: ReportConfig, table: str) -> tuple[str, ...]:
 
 def _fair_cases(cfg: ReportConfig) -> list[tuple[str, str, str]]:
     """(table, scenario, law) of each case, in task order."""
-    out = [("5", "ho-fairness", a) for a in _fair_laws(cfg, "5")]
-    out += [("6", "ho-different-rtt", a) for a in _fair_laws(cfg, "6")]
-    return out
+    tables = (("5", "ho-fairness"), ("6", "ho-different-rtt"))
+    return [(t, sc, a) for t, sc in tables for a in _fair_laws(cfg, t)]
 
 
 def _jain_row(
@@ -281,10 +279,8 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
         res = simulate(sc, engine)
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
-    t = np.asarray(res.time_s, dtype=np.float64)
-    dl = res.delivered_pkts()[0]
-    bits = 8.0 * sc.packet_size_bytes
-    end = sc.duration_s
+    t, dl = np.asarray(res.time_s, dtype=np.float64), res.delivered_pkts()[0]
+    bits, end = 8.0 * sc.packet_size_bytes, sc.duration_s
     if res.rounds:  # the window each round's decision saw (the packet simulator's log)
         wt, w = np.asarray(res.rounds[0].time_s), np.asarray(res.rounds[0].window_pkts)
     else:
@@ -302,10 +298,8 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
 
 def _itcp_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
     """(what, algorithm, overrides) of each case, in task order (quick: fewer cases)."""
-    out: list[tuple[str, str, dict[str, Any]]] = [
-        ("table1", "itcp-vegas", {}),
-        ("table1", "vegas", {}),
-    ]
+    out: list[tuple[str, str, dict[str, Any]]]
+    out = [("table1", a, {}) for a in ("itcp-vegas", "vegas")]
     for rtt in (240, 840) if cfg.quick else _TABLE2_RTTS_MS:
         o = {"bandwidth": "155Mbps", "rtt": f"{rtt}ms", "duration": "200s"}
         out.append((f"table2/rtt{rtt}", "itcp-vegas", o))

@@ -47,9 +47,6 @@ LAWS: dict[str, tuple[str, dict[str, float]]] = {
     "reno": ("reno", {}),
     **{s: _THESIS_SETTINGS[s] for s in ("vegas-1", "vegas-2", "vegas-3", "vegas-1_3")},
 }
-#: a row's setting starts with the algorithm (the thesis's setting names, as in the
-#: thesis-fairness section: the report's summary reads the algorithm from them)
-_HEAD = {law: "Reno" if law == "reno" else law for law in LAWS}
 _NO_ROUNDS = NA(prose("thesis-many-flows", "no_rounds"))
 _NO_CF = NA("the thesis gives no closed form for many flows' fairness")
 _NO_ODE = NA(prose("thesis-many-flows", "no_ode"))
@@ -276,7 +273,9 @@ def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> I
         before = doc(f"{base}/before")
         ref = before if law == "reno" else doc(f"{base}/after")
         info = {} if law == "reno" else {"thesis before its ns-2 fix": before}
-        setting = f"{_HEAD[law]}, {n} flows, {router.upper()}"
+        # the setting starts with the algorithm (the thesis's setting names, as in the
+        # thesis-fairness section: the report's summary reads the algorithm from them)
+        setting = f"{'Reno' if law == 'reno' else law}, {n} flows, {router.upper()}"
         case = {"router": router, "flows": n, "law": law}
         yield _spread_row(runs, (router, n, law, 100), setting, ref, info, case)
 

@@ -18,6 +18,7 @@ from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
     ENGINES,
+    STYLE,
     TWO_FLOW_SHARE,
     CaseSection,
     Runs,
@@ -139,14 +140,10 @@ def _vd_rows(d: int, runs: Runs) -> Iterator[tuple[str, Row]]:
 def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figure:
     d = 3 if 3 in deltas else deltas[0]
     fig, axes = plot.new_axes(2)
-    styles = {
-        "packet": {"color": "C0", "drawstyle": "steps-post"},
-        "rounds": {"color": "C1", "linestyle": "--", "drawstyle": "steps-post"},
-        "ode": {"color": "C2", "linestyle": ":"},
-    }
-    for e, r in engine_results(runs[d]):
-        plot.versus(r["t"], r["w"], ax=axes[0], label=COLUMN[e], **styles[e])
-        plot.versus(r["t"], r["delta"], ax=axes[1], label=COLUMN[e], **styles[e])
+    for e, r in engine_results(runs[d]):  # the rounds' values as steps
+        style = STYLE[e] if e == "ode" else {**STYLE[e], "drawstyle": "steps-post"}
+        plot.versus(r["t"], r["w"], ax=axes[0], label=COLUMN[e], **style)
+        plot.versus(r["t"], r["delta"], ax=axes[1], label=COLUMN[e], **style)
     plot.finish(axes[0], xlabel="", ylabel="window (pkts)", title=f"Vegas-{d}", fontsize=6)
     cap = prose("thesis-vegas-delta", "window_caption", d=d)
     return render(
@@ -204,10 +201,8 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         return {**out, "max_window_pkts": float(np.max(np.asarray(res.window_pkts)))}
     windows = [np.asarray(f.window_pkts)[np.asarray(f.time_s) > RENO_FROM_S] for f in res.rounds]
     out["max_window_pkts"] = max(float(np.max(w, initial=0.0)) for w in windows)
-    return {
-        **out,
-        "rounds_at_max_window": [float(np.mean(w >= THESIS_MAX_WINDOW)) for w in windows],
-    }
+    out["rounds_at_max_window"] = [float(np.mean(w >= THESIS_MAX_WINDOW)) for w in windows]
+    return out
 
 
 def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:

@@ -81,12 +81,6 @@ def row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
         yield Comparison(section, alg, r.quantity, c, PACKET, c not in lbad, True, r.case)
 
 
-def comparisons(report: Report) -> list[Comparison]:
-    """Every judged cell of the report, in report order."""
-    rows = [(s.name, r) for s in report.sections for t in s.tables for r in t.rows]
-    return [c for name, r in rows for c in row_comparisons(name, r)]
-
-
 def row_mechanisms(section: str, r: Row) -> tuple[str, ...]:
     """Ids of the mechanisms that cover a row's differing cells (its verdict's and its
     layers' verdict's), in :data:`~._mechanisms.MECHANISMS` order."""
@@ -220,7 +214,8 @@ class ReportSummary:
 
 
 def summarize(report: Report) -> ReportSummary:
-    """The :class:`ReportSummary` of ``report``."""
-    rows = [r for s in report.sections for t in s.tables for r in t.rows]
-    none = sum(1 for r in rows if not r.judged)
-    return ReportSummary(tuple(comparisons(report)), len(rows), report.n_disagreements, none)
+    """The :class:`ReportSummary` of ``report``: every judged cell, in report order."""
+    rows = [(s.name, r) for s in report.sections for t in s.tables for r in t.rows]
+    cells = tuple(c for name, r in rows for c in row_comparisons(name, r))
+    none = sum(1 for _, r in rows if not r.judged)
+    return ReportSummary(cells, len(rows), report.n_disagreements, none)

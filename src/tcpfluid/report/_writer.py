@@ -8,6 +8,7 @@ import contextlib
 import html
 import json
 import os
+import re
 import shutil
 import uuid
 from collections.abc import Mapping
@@ -259,8 +260,6 @@ def render_html(
 
 def _inline(s: str) -> str:
     """Escape, then turn `code` and **bold** markers into tags."""
-    import re
-
     t = html.escape(s)
     t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
     return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
