@@ -23,7 +23,6 @@ from .._validation import (
     check_range,
 )
 from ..algorithms.base import ControlLaw
-from ..analytic.slow_start import resolve_rtt_model
 from ..path import Path
 from ._rounds_law import DROP_SHARES, LOSS_EVENT_RULES
 
@@ -345,8 +344,3 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
         n_steps, t_end, every, frac, rec, start_f, stop_f, lead_f, spacing_f, cross, c_rates,
         c_start, c_stop, change_times,
     )  # fmt: skip
-
-
-def _rtt_model(rtt_model: str | None, rtt: str | None) -> str:
-    """The RTT model from ``rtt_model`` or its alias ``rtt`` (not both), of the round model's."""
-    return resolve_rtt_model(rtt_model, rtt, _RTT_MODELS)

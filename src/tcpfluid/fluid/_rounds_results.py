@@ -200,13 +200,6 @@ class RoundTrace:
         return pd.DataFrame(cols)
 
 
-def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
-    """The window whose RTTs the law read at each row: shifted ``lag_rows`` rows down."""
-    if lag_rows <= 0 or window_pkts.shape[0] == 0:
-        return window_pkts
-    return window_pkts[np.maximum(np.arange(window_pkts.shape[0]) - lag_rows, 0)]
-
-
 def next_windows(window_pkts: Any) -> Any:
     """The window in effect after each row's time: the next row's (the last repeated)."""
     w = np.asarray(window_pkts)
@@ -262,8 +255,9 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
     _, S, F = tr.window_pkts.shape
     t, w, settle, phase, sizes = own_round_logs(tr)
     lag = tr.exit_lag_rows
-    if sizes is None:
-        window, in_ss = measured_windows(w, lag), phase == SLOW_START
+    if sizes is None:  # (the window whose RTTs the law read at each row: ``lag`` rows down)
+        window = w[np.maximum(np.arange(w.shape[0]) - lag, 0)] if lag > 0 and w.shape[0] else w
+        in_ss = phase == SLOW_START
         if F == 1 < S:  # each scenario's samples adjacent, as in a run of its own
             t, window, in_ss, settle = map(np.asfortranarray, (t, window, in_ss, settle))
     else:  # below a flow's own rounds: its last values, at a time after the run
