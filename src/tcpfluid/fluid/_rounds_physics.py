@@ -248,9 +248,7 @@ DUPACK_THRESHOLD = 3
 
 
 def start_lockout(
-    start_s: NDArray[np.float64],
-    base_rtt_s: NDArray[np.float64],
-    buffer_pkts: float,
+    start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], buffer_pkts: float
 ) -> NDArray[np.bool_]:
     """One scenario's flows whose whole first window is lost at a simultaneous start: the
     placed flows (:func:`placed_flows`) after the first ``buffer_pkts + 1`` (docs/round-model.md,

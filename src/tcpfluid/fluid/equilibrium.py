@@ -121,8 +121,7 @@ def low_utility_equilibrium(
             f"overestimate_s (shape {x.shape}) must broadcast against alpha_pkts "
             f"(shape {alpha.shape})"
         ) from exc
-    alpha = np.array(alpha, dtype=np.float64)
-    x = np.array(x, dtype=np.float64)
+    alpha, x = (np.array(a, dtype=np.float64) for a in (alpha, x))
     if alpha.ndim != 1:
         raise ValueError(f"alpha_pkts must be one-dimensional, got shape {alpha.shape}")
     C = check_positive("capacity_pps", capacity_pps)

@@ -149,10 +149,6 @@ def simulate_rounds(
     hole_timeouts
         Mechanism switches for experiments, the defaults the model ("Mechanism switches").
 
-    Returns
-    -------
-    RoundTrace
-
     Raises
     ------
     ValueError, TypeError
