@@ -427,8 +427,7 @@ class OverflowInRuns:
             w = np.where(eng.active, eng.w_cur - eng.pending, 0.0)
             np.maximum(w, 0.0, out=w)
             w[ix] = w1
-            d = np.repeat(eng.d[0], eng.F) if eng.d_flow is None else eng.d_flow
-            x = w / (d + float(np.ravel(q_mean)[0]) / float(np.ravel(mu_a)[0]))
+            x = w / (eng._flow_d() + float(np.ravel(q_mean)[0]) / float(np.ravel(mu_a)[0]))
             self.share += float(np.sum(lost_s)) * x / x.sum()
             hit = eng.active & (self.share >= self.run - 1e-9)
             self.due[hit] += self.run[hit]
