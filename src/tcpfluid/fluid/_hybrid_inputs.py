@@ -151,7 +151,21 @@ def check_run(
     stop = per_flow("flow_stop_s", flow_stop_s, F, math.inf)
     if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
         raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
-    cross = check_cross(cross_traffic, mu)
+    # the CBR sources as floats, each valid, together below mu at every instant
+    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
+    for i, (r, a, b) in enumerate(cross):
+        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
+            raise ValueError(
+                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
+                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
+                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
+            )
+    worst = max((sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross), default=0.0)
+    if worst >= mu:
+        raise ValueError(
+            f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck; "
+            "it must stay below the bottleneck rate"
+        )
     changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
     return Run(d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes)
 
@@ -186,28 +200,6 @@ def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatA
         return np.array([0.0, math.inf, math.inf, m, *tail]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
     return np.array([1.0, mu_r, b_r, m, *tail]), int(min(longest, n_steps + 2.0, 4_000_000.0))
-
-
-def check_cross(
-    cross_traffic: Sequence[tuple[float, float, float]], mu: float
-) -> list[tuple[float, float, float]]:
-    """The CBR sources as floats, checked (each valid; together below μ at every instant)."""
-    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
-    for i, (r, a, b) in enumerate(cross):
-        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
-            raise ValueError(
-                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
-                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
-                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
-            )
-    if cross:
-        worst = max(sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross)
-        if worst >= mu:
-            raise ValueError(
-                f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck; "
-                "it must stay below the bottleneck rate"
-            )
-    return cross
 
 
 def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> FloatArray:
@@ -371,8 +363,6 @@ class StartLockout:
             return
         drops = float(ff[:, K.F_LOST_TOTAL].sum())
         full = due & (drops > self.drops_at_try)
-        start = ff[:, K.F_START].copy()
-        through = timer_retransmissions(due, full, self.rto, start)
-        ff[:, K.F_START] = start
+        through = timer_retransmissions(due, full, self.rto, ff[:, K.F_START])
         self.drops_at_try[due] = drops
         joining &= ~due | through
