@@ -151,27 +151,23 @@ def check_run(
     stop = per_flow("flow_stop_s", flow_stop_s, F, math.inf)
     if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
         raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
-    cross = check_cross(cross_traffic, mu)
+    # the CBR sources as floats, each valid, together below mu at every instant
+    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
+    for i, (r, a, b) in enumerate(cross):
+        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
+            raise ValueError(
+                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
+                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
+                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
+            )
+    worst = max((sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross), default=0.0)
+    if worst >= mu:
+        raise ValueError(
+            f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck; "
+            "it must stay below the bottleneck rate"
+        )
     changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
     return Run(d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes)
-
-
-def arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int) -> int:
-    """Length of the ring of cumulative arrivals behind ``rtt_sample="arrival"`` (1 for
-    ``"departure"``): the longest queue's drain in steps, at least 64 default base RTTs,
-    capped by the run's steps."""
-    if rtt_sample == "departure":
-        return 1
-    longest = (buf + 2.0) / mu / dt + 2.0 if math.isfinite(buf) else 0.0
-    return int(min(max(longest, 64.0 * STEPS_PER_RTT), n_steps + 2.0, 4_000_000.0))
-
-
-def held_drop_steps(run: Run, fq_len: int) -> int:
-    """Steps a held drop may wait beyond its flow's base RTT (the longest forward queue's
-    delay plus the ACK-path ring ``fq_len``), capped by the run's steps."""
-    finite = math.isfinite(run.buf)
-    fwd = (run.buf + 2.0) / run.mu / run.dt + 2.0 if finite else 64.0 * STEPS_PER_RTT
-    return int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0))
 
 
 def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatArray, int]:
@@ -184,9 +180,7 @@ def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatA
         opts[k] for k in ("reverse_mu_pps", "reverse_buffer_pkts", "packets_per_ack")
     )
     try:
-        mu_r = float(reverse_mu_pps)
-        b_r = float(reverse_buffer_pkts)
-        m = float(packets_per_ack)
+        mu_r, b_r, m = map(float, (reverse_mu_pps, reverse_buffer_pkts, packets_per_ack))
     except (TypeError, ValueError) as exc:
         raise TypeError(
             "reverse_mu_pps, reverse_buffer_pkts and packets_per_ack must be numbers, got "
@@ -206,44 +200,6 @@ def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatA
         return np.array([0.0, math.inf, math.inf, m, *tail]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
     return np.array([1.0, mu_r, b_r, m, *tail]), int(min(longest, n_steps + 2.0, 4_000_000.0))
-
-
-def check_cross(
-    cross_traffic: Sequence[tuple[float, float, float]], mu: float
-) -> list[tuple[float, float, float]]:
-    """The CBR sources as floats, checked (each valid; together below μ at every instant)."""
-    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
-    for i, (r, a, b) in enumerate(cross):
-        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
-            raise ValueError(
-                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
-                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
-                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
-            )
-    if cross:
-        worst = max(sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross)
-        if worst >= mu:
-            raise ValueError(
-                f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck; "
-                "it must stay below the bottleneck rate"
-            )
-    return cross
-
-
-def flow_state(d: FloatArray, dt: float, start: FloatArray, stop: FloatArray) -> FloatArray:
-    """The kernel's per-flow state rows (:mod:`tcpfluid.fluid._hybrid_kernel`), fresh."""
-    ff = np.zeros((d.size, K.N_FLOW_ROWS))
-    ff[:, K.F_D] = d
-    ff[:, K.F_START] = start
-    ff[:, K.F_STOP] = stop
-    ff[:, K.F_R_MIN] = np.inf
-    ff[:, K.F_FIRST_DROP] = np.inf
-    ff[:, K.F_FMIN] = np.inf
-    ff[:, K.F_RECOVER] = -np.inf
-    # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
-    # later and refilled in the step after: the loop is (D + 1) dt = d
-    ff[:, K.F_DELAY_STEPS] = np.maximum(1, np.rint(d / dt) - 1)
-    return ff
 
 
 def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> FloatArray:
@@ -298,18 +254,31 @@ def kernel_state(run: Run, rev: FloatArray, fq_len: int, opts: dict[str, Any]) -
     """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``: :func:`check_reverse`;
     ``opts``: the keywords of :func:`~tcpfluid.fluid.hybrid.simulate_hybrid` checked)."""
     F, red = run.d.size, opts["red"]
-    ff = flow_state(run.d, run.dt, run.start, run.stop)
+    ff = np.zeros((F, K.N_FLOW_ROWS))  # the per-flow state rows, fresh
+    ff[:, K.F_D], ff[:, K.F_START], ff[:, K.F_STOP] = run.d, run.start, run.stop
+    ff[:, [K.F_R_MIN, K.F_FIRST_DROP, K.F_FMIN]] = np.inf
+    ff[:, K.F_RECOVER] = -np.inf
+    # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
+    # later and refilled in the step after: the loop is (D + 1) dt = d
+    ff[:, K.F_DELAY_STEPS] = np.maximum(1, np.rint(run.d / run.dt) - 1)
     ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
     ff[:, K.F_LOSS_AT] = 1.0
     if red is not None and opts["red_losses"] == "dithered":
         ff[:, K.F_DITHER] = 1.0
         ff[:, K.F_LOSS_AT] = [K.loss_threshold(j, 0.0) for j in range(F)]
     H = int(ff[:, K.F_DELAY_STEPS].max()) + 1
-    ring = arrival_ring(opts["rtt_sample"], run.buf, run.mu, run.dt, run.n_steps)
+    # the longest forward queue's drain, steps (without a buffer: 64 default base RTTs)
+    fwd = 64.0 * STEPS_PER_RTT if math.isinf(run.buf) else (run.buf + 2.0) / run.mu / run.dt + 2.0
+    # the ring of cumulative arrivals behind rtt_sample="arrival" (1 for "departure"): the
+    # drain, at least 64 default base RTTs, capped by the run's steps
+    ring = 1
+    if opts["rtt_sample"] != "departure":
+        ring = int(min(max(fwd, 64.0 * STEPS_PER_RTT), run.n_steps + 2.0, 4_000_000.0))
     # held drops are released a base RTT plus the queueing delay after the drop: the
-    # longest queue's delay in steps (both directions), as the arrival ring's, beyond H
+    # longest queue's delay in steps beyond H (the drain plus the ACK-path ring
+    # ``fq_len``), capped by the run's steps
     hold = rev[7] == 1.0
-    HD = H + held_drop_steps(run, fq_len) if hold else 1
+    HD = H + int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0)) if hold else 1
     n_rec = run.n_steps // run.every + 2
     need = memory_estimate(run, H + HD, ring)  # a run above the budget is refused
     if need > MEMORY_BUDGET_BYTES:
@@ -351,14 +320,12 @@ def small_pages() -> Iterator[None]:
     """NumPy's large arrays allocated in this block on ordinary pages, not huge ones
     (docs/ode-model.md, "Memory"); without NumPy's setting it changes nothing."""
     setter = _hugepage_setter()
-    if setter is None:
-        yield
-        return
-    before = setter(False)
+    before = setter is not None and setter(False)
     try:
         yield
     finally:
-        setter(before)
+        if setter is not None:
+            setter(before)
 
 
 @functools.cache
@@ -396,8 +363,6 @@ class StartLockout:
             return
         drops = float(ff[:, K.F_LOST_TOTAL].sum())
         full = due & (drops > self.drops_at_try)
-        start = ff[:, K.F_START].copy()
-        through = timer_retransmissions(due, full, self.rto, start)
-        ff[:, K.F_START] = start
+        through = timer_retransmissions(due, full, self.rto, ff[:, K.F_START])
         self.drops_at_try[due] = drops
         joining &= ~due | through

@@ -12,13 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._json import fields_dict
-from .._validation import (
-    check_choice,
-    check_int,
-    check_nonnegative,
-    check_positive,
-    check_range,
-)
+from .._validation import check_choice, check_int, check_nonnegative, check_positive, check_range
 from ..algorithms.base import OdeForm, classical_ode_form
 from ..algorithms.registry import ALGORITHMS, law_class
 from ..metrics._arrays import _finite_or_none
@@ -151,8 +145,6 @@ class OdeFlow:
     law_params: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
-        from ..algorithms.registry import ALGORITHMS
-
         check_choice("law", self.law, tuple(ALGORITHMS))
         params = self.law_params
         if not isinstance(params, tuple):

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.mixed import each_flow
 from . import _rounds_kernel as rk
 from . import _rounds_physics
 from ._first_packets import first_packets_floor, seed_first_packets
@@ -55,7 +56,6 @@ from ._rounds_physics import (
     start_lockout,
     timer_retransmissions,
 )
-from ._rounds_results import flow_settle_bands
 
 FloatArray = NDArray[np.float64]
 
@@ -321,7 +321,9 @@ class RoundEngine:
             "losses": self.losses.reshape(S, F),
             "flow_start_s": run.start_f,
             "flow_stop_s": run.stop_f,
-            "settle_band_pkts": flow_settle_bands(self.law, S, F),
+            "settle_band_pkts": np.resize(
+                each_flow(self.law, lambda lw: lw.cycle_amplitude_pkts), S * F
+            ).reshape(S, F),
             "exit_lag_rows": self.lag if run.every == 1 else 0,
             "all_rounds_recorded": run.every == 1,
             "law_base_rtt_s": self.base_rtt.reshape(S, F).copy(),
@@ -512,14 +514,11 @@ class RoundEngine:
         """With cross traffic, part 2's inputs: the queue memory (unless ``queue_memory=False``)
         and, for an ACK train slower than μa made of runs, the runs' queue."""
         R, cfg = self.kernels[c].R, self.kernels[c].cfg
-        memory = (
-            _rounds_physics.queue_memory(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
-            if self.sw.queue_memory
-            else None
-        )
-        cfg[rk.MEMORY] = memory is not None
-        if memory is not None:
-            R[rk.KEEP], R[rk.MEM_CARRIED], R[rk.DROPPED] = memory
+        cfg[rk.MEMORY] = self.sw.queue_memory
+        if self.sw.queue_memory:
+            R[rk.KEEP], R[rk.MEM_CARRIED], R[rk.DROPPED] = _rounds_physics.queue_memory(
+                mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV]
+            )
         cfg[rk.CLUMPS] = False
         if self.runs is not None:
             slow = R[rk.ACK_RATE] < mu_a

@@ -23,7 +23,6 @@ from .._validation import (
     check_range,
 )
 from ..algorithms.base import ControlLaw
-from ..analytic.slow_start import resolve_rtt_model
 from ..path import Path
 from ._rounds_law import DROP_SHARES, LOSS_EVENT_RULES
 
@@ -80,8 +79,7 @@ class PathBatch:
             ) from exc
         if arrs[0].ndim > 1:
             raise ValueError(f"paths must be a 1-d batch, got shape {arrs[0].shape}")
-        names = ("mu_pps", "d_s", "buffer_pkts", "reverse_mu_pps", "reverse_buffer_pkts")
-        for name, a in zip(names, arrs, strict=True):
+        for name, a in zip(self.__dataclass_fields__, arrs, strict=True):
             object.__setattr__(self, name, np.array(np.atleast_1d(a), dtype=np.float64))
 
     @classmethod
@@ -124,7 +122,7 @@ class PathBatch:
         """Lists of plain numbers (``None`` for infinite)."""
         return {
             k: [None if math.isinf(x) else float(x) for x in getattr(self, k)]
-            for k in ("mu_pps", "d_s", "buffer_pkts", "reverse_mu_pps", "reverse_buffer_pkts")
+            for k in self.__dataclass_fields__
         }
 
 
@@ -321,32 +319,24 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
     for j, c in enumerate(cross):
         if not isinstance(c, CrossTraffic):
             raise TypeError(f"cross_traffic[{j}] must be a CrossTraffic, got {c!r}")
+    rates = [np.broadcast_to(as_float_array("rate_pps", c.rate_pps), (S,)) for c in cross]
+    c_rates = np.stack(rates) if cross else np.zeros((0, S))
+    c_start = np.array([c.start_s for c in cross]).reshape(-1, 1)
+    c_stop = np.array([c.stop_s for c in cross]).reshape(-1, 1)
+    worst = np.zeros(S)  # the largest total rate active at any instant, per scenario
+    for ti in np.unique(c_start[:, 0]):
+        on = (c_start[:, 0] <= ti) & (c_stop[:, 0] > ti)
+        worst = np.maximum(worst, c_rates[on].sum(axis=0))
     mu = batch.mu_pps
-    c_rates, c_start, c_stop = np.zeros((0, S)), np.zeros((0, 1)), np.zeros((0, 1))
-    if cross:
-        c_rates = np.stack(
-            [np.broadcast_to(as_float_array("rate_pps", c.rate_pps), (S,)) for c in cross]
+    if np.any(worst >= mu):
+        s = int(np.flatnonzero(worst >= mu)[0])
+        raise ValueError(
+            f"cross_traffic takes up to {worst[s]:g} pkt/s of a {mu[s]:g} pkt/s bottleneck "
+            f"(scenario {s}); it must stay below the bottleneck rate"
         )
-        c_start = np.array([c.start_s for c in cross])[:, None]
-        c_stop = np.array([c.stop_s for c in cross])[:, None]
-        worst = np.zeros(S)  # the largest total rate active at any instant, per scenario
-        for ti in np.unique(c_start[:, 0]):
-            on = (c_start[:, 0] <= ti) & (c_stop[:, 0] > ti)
-            worst = np.maximum(worst, c_rates[on].sum(axis=0))
-        if np.any(worst >= mu):
-            s = int(np.flatnonzero(worst >= mu)[0])
-            raise ValueError(
-                f"cross_traffic takes up to {worst[s]:g} pkt/s of a {mu[s]:g} pkt/s bottleneck "
-                f"(scenario {s}); it must stay below the bottleneck rate"
-            )
     # bandwidth changes inside the run (a change at or after its end is not one)
     change_times = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in cross], t_end)
     return _Run(
         n_steps, t_end, every, frac, rec, start_f, stop_f, lead_f, spacing_f, cross, c_rates,
         c_start, c_stop, change_times,
     )  # fmt: skip
-
-
-def _rtt_model(rtt_model: str | None, rtt: str | None) -> str:
-    """The RTT model from ``rtt_model`` or its alias ``rtt`` (not both), of the round model's."""
-    return resolve_rtt_model(rtt_model, rtt, _RTT_MODELS)

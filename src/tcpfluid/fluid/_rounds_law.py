@@ -482,9 +482,9 @@ def class_laws(law: ControlLaw, sel: list[Any]) -> list[tuple[ControlLaw, dict[s
 
 def _uniform(law: ControlLaw, m: int) -> bool:
     """Whether ``law`` can decide ``m`` of its flows alone (no per-flow parameter)."""
-    if isinstance(law, MixedLaw):
-        return False
-    if any(isinstance(v, list | tuple | np.ndarray) for v in law.params().values()):
+    if isinstance(law, MixedLaw) or any(
+        isinstance(v, list | tuple | np.ndarray) for v in law.params().values()
+    ):
         return False
     try:
         law.init_state(m)

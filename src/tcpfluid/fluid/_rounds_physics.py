@@ -248,9 +248,7 @@ DUPACK_THRESHOLD = 3
 
 
 def start_lockout(
-    start_s: NDArray[np.float64],
-    base_rtt_s: NDArray[np.float64],
-    buffer_pkts: float,
+    start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], buffer_pkts: float
 ) -> NDArray[np.bool_]:
     """One scenario's flows whose whole first window is lost at a simultaneous start: the
     placed flows (:func:`placed_flows`) after the first ``buffer_pkts + 1`` (docs/round-model.md,
@@ -429,8 +427,7 @@ class OverflowInRuns:
             w = np.where(eng.active, eng.w_cur - eng.pending, 0.0)
             np.maximum(w, 0.0, out=w)
             w[ix] = w1
-            d = np.repeat(eng.d[0], eng.F) if eng.d_flow is None else eng.d_flow
-            x = w / (d + float(np.ravel(q_mean)[0]) / float(np.ravel(mu_a)[0]))
+            x = w / (eng._flow_d() + float(np.ravel(q_mean)[0]) / float(np.ravel(mu_a)[0]))
             self.share += float(np.sum(lost_s)) * x / x.sum()
             hit = eng.active & (self.share >= self.run - 1e-9)
             self.due[hit] += self.run[hit]

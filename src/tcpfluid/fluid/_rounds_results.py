@@ -14,8 +14,7 @@ from numpy.typing import NDArray
 from .. import metrics
 from .._json import fields_dict
 from .._validation import check_int, check_memory
-from ..algorithms.base import SLOW_START, ControlLaw
-from ..algorithms.mixed import each_flow
+from ..algorithms.base import SLOW_START
 from ..metrics.summary import engine_summary
 from ..results import EngineSummary
 from ._rounds_inputs import RECORDABLE, PathBatch
@@ -148,7 +147,14 @@ class RoundTrace:
     @cached_property
     def summary(self) -> RoundSummary:
         """Summary metrics (computed once, on first access)."""
-        return _summarise(self)
+        S, F = self.n_scenarios, self.n_flows
+        return engine_summary(
+            RoundSummary, flow_records(self), self.change_times_s,
+            self.duration_s if self.duration_s is not None else math.inf,
+            self.settle_band_pkts.reshape(S * F), scenarios=S, measured_s=(0.0, self.elapsed_s),
+            carried_pkts=self.carried_pkts, capacity_pps=self.paths.mu_pps,
+            losses=self.losses.copy(),
+        )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists (scenario 0's series when S = 1) and ``summary``."""
@@ -200,13 +206,6 @@ class RoundTrace:
         return pd.DataFrame(cols)
 
 
-def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
-    """The window whose RTTs the law read at each row: shifted ``lag_rows`` rows down."""
-    if lag_rows <= 0 or window_pkts.shape[0] == 0:
-        return window_pkts
-    return window_pkts[np.maximum(np.arange(window_pkts.shape[0]) - lag_rows, 0)]
-
-
 def next_windows(window_pkts: Any) -> Any:
     """The window in effect after each row's time: the next row's (the last repeated)."""
     w = np.asarray(window_pkts)
@@ -230,12 +229,6 @@ def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
     k = np.arange(a.shape[0])[:, None] + shift
     k = np.clip(k, 0, np.maximum(sizes - 1, 0)[None, :])
     return np.take_along_axis(a, k, axis=0)
-
-
-def flow_settle_bands(law: ControlLaw, n_scenarios: int, n_flows: int) -> FloatArray:
-    """Each flow's settle band ``(S, F)``: its own law's ``cycle_amplitude_pkts``."""
-    amp = each_flow(law, lambda lw: lw.cycle_amplitude_pkts)
-    return np.resize(amp, n_scenarios * n_flows).reshape(n_scenarios, n_flows)
 
 
 def own_round_logs(
@@ -262,8 +255,9 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
     _, S, F = tr.window_pkts.shape
     t, w, settle, phase, sizes = own_round_logs(tr)
     lag = tr.exit_lag_rows
-    if sizes is None:
-        window, in_ss = measured_windows(w, lag), phase == SLOW_START
+    if sizes is None:  # (the window whose RTTs the law read at each row: ``lag`` rows down)
+        window = w[np.maximum(np.arange(w.shape[0]) - lag, 0)] if lag > 0 and w.shape[0] else w
+        in_ss = phase == SLOW_START
         if F == 1 < S:  # each scenario's samples adjacent, as in a run of its own
             t, window, in_ss, settle = map(np.asfortranarray, (t, window, in_ss, settle))
     else:  # below a flow's own rounds: its last values, at a time after the run
@@ -293,17 +287,6 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
         loss_events=np.asarray(tr.losses, dtype=np.int64).reshape(S * F),
         sizes=counted,
     )
-
-
-def _summarise(tr: RoundTrace) -> RoundSummary:
-    """The :class:`RoundSummary` of ``tr``."""
-    S, F = tr.n_scenarios, tr.n_flows
-    return engine_summary(
-        RoundSummary, flow_records(tr), tr.change_times_s,
-        tr.duration_s if tr.duration_s is not None else math.inf,
-        tr.settle_band_pkts.reshape(S * F), scenarios=S, measured_s=(0.0, tr.elapsed_s),
-        carried_pkts=tr.carried_pkts, capacity_pps=tr.paths.mu_pps, losses=tr.losses.copy(),
-    )  # fmt: skip
 
 
 class _Recorder:

@@ -17,12 +17,7 @@ from .._json import FieldsDict
 from .._validation import as_float_array, check_positive
 from .ode import RedQueue
 
-__all__ = [
-    "LowEquilibrium",
-    "RenoEquilibrium",
-    "low_utility_equilibrium",
-    "reno_equilibrium",
-]
+__all__ = ["LowEquilibrium", "RenoEquilibrium", "low_utility_equilibrium", "reno_equilibrium"]
 
 FloatArray = NDArray[np.float64]
 
@@ -96,11 +91,7 @@ def _newton_max_utility(alpha: FloatArray, x: FloatArray, C: float) -> FloatArra
 
 
 def low_utility_equilibrium(
-    alpha_pkts: Any,
-    overestimate_s: Any,
-    capacity_pps: float,
-    *,
-    prop_delay_s: Any = None,
+    alpha_pkts: Any, overestimate_s: Any, capacity_pps: float, *, prop_delay_s: Any = None
 ) -> LowEquilibrium:
     """Vegas equilibrium as the solution of Low's utility maximisation.
 
@@ -130,8 +121,7 @@ def low_utility_equilibrium(
             f"overestimate_s (shape {x.shape}) must broadcast against alpha_pkts "
             f"(shape {alpha.shape})"
         ) from exc
-    alpha = np.array(alpha, dtype=np.float64)
-    x = np.array(x, dtype=np.float64)
+    alpha, x = (np.array(a, dtype=np.float64) for a in (alpha, x))
     if alpha.ndim != 1:
         raise ValueError(f"alpha_pkts must be one-dimensional, got shape {alpha.shape}")
     C = check_positive("capacity_pps", capacity_pps)
@@ -227,10 +217,7 @@ def reno_equilibrium(
 
     # the excess falls from +inf (no loss) to -C (p = 1); find where p first becomes > 0
     hi = B if math.isfinite(B) else 2.0 * red.max_th_pkts  # type: ignore[union-attr]
-    lo_candidates = [B - eps] if math.isfinite(B) else []
-    if red is not None:
-        lo_candidates.append(red.min_th_pkts)
-    lo = max(min(lo_candidates), 0.0)
+    lo = max(min(B - eps, math.inf if red is None else red.min_th_pkts), 0.0)
     q_lo = lo + 1e-12 * max(1.0, lo)
     if excess(hi) > 0:
         raise ValueError("reno_equilibrium: no queue in [0, buffer] balances the link")

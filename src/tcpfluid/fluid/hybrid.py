@@ -267,8 +267,7 @@ def _collect(
     """The :class:`HybridResult` of a finished run."""
     ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
     F = ff.shape[0]
-    n_loss = int(box.ig[K.I_NLOSS])
-    loss_times = _by_flow(box.loss_flow[:n_loss], box.loss_t[:n_loss], F)
+    loss_times = _by_flow(box.loss_flow[: box.ig[K.I_NLOSS]], box.loss_t, F)
     logs = _by_flow(box.log_flow[: box.ig[K.I_NLOG]], box.log_rows, F)
     traces = []
     for j, rt in enumerate(logs):  # (each flow's log: time, windows, phase, mean, base RTT)

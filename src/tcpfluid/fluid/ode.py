@@ -92,20 +92,15 @@ def ode_problem(scenario: Any) -> OdeProblem:
 
 
 def _reduced(scenario: Any) -> tuple[Any, OdeProblem]:
-    """The fluid view of ``scenario`` (checked) and its :class:`OdeProblem`."""
+    """The fluid view of ``scenario`` (checked) and its :class:`OdeProblem`: read from the
+    flows' columns, one law and one (frozen) flow object per distinct description."""
     from ..scenarios.reduction import fluid_view
 
     if not isinstance(scenario, Scenario):
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
         )
-    view = fluid_view(scenario, engine="ode")
-    return view, _problem_of(view)
-
-
-def _problem_of(view: Any) -> OdeProblem:
-    """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`): read from
-    the flows' columns, one law and one (frozen) flow object per distinct description."""
+    view: Any = fluid_view(scenario, engine="ode")
     table = view.flows.table
     table.check_algorithms(view.scenario.name)
     laws = [  # each distinct law's key and ODE form
@@ -118,14 +113,13 @@ def _problem_of(view: Any) -> OdeProblem:
         table.law.tolist(), view.base_rtt_s, view.start_s, view.stop_s, strict=True
     ):
         key = (k, float(d), float(start), float(stop))
-        flow = made.get(key)
-        if flow is None:
+        if key not in made:
             law_params, classical = laws[k]
-            flow = made[key] = OdeFlow(
+            made[key] = OdeFlow(
                 table.laws[k][0], d, start_s=start, stop_s=stop, law_params=law_params, **classical
             )
-        flows.append(flow)
-    return OdeProblem(
+        flows.append(made[key])
+    return view, OdeProblem(
         flows=tuple(flows),
         path=view.path,
         red=None if view.red is None else RedQueue.from_parameters(view.red),
@@ -306,12 +300,9 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
     D = end.delivered_pkts - end.delivered_from_pkts
     thr = np.where(on > 0, D / np.where(on > 0, on, 1.0), 0.0)
     present = on > 0
-    util = (
-        h.utilization
-        if m_from == 0.0
-        else (delivered + _cross_carried(prob.cross_traffic, m_from, t_end))
-        / (h.capacity_pps * span)
-    )
+    # (the bottleneck carries every packet the CBR sources send over the measured time)
+    cross = sum(r * max(0.0, min(t_end, hi) - max(m_from, lo)) for r, lo, hi in prob.cross_traffic)
+    util = h.utilization if m_from == 0.0 else (delivered + cross) / (h.capacity_pps * span)
     summary = OdeSummary(
         measure_from_s=m_from,
         measure_to_s=t_end,
@@ -398,8 +389,3 @@ def _losses_by(t: FloatArray, loss_t_s: Sequence[Any]) -> FloatArray:
         seen = col < t.size  # a loss after the last sample counts at none
         np.add.at(counts, (row[seen], col[seen]), 1.0)
     return np.cumsum(counts, axis=1, out=counts)
-
-
-def _cross_carried(cross: Sequence[tuple[float, float, float]], a: float, b: float) -> float:
-    """Packets the CBR sources send over ``[a, b]`` (the bottleneck carries them all)."""
-    return float(sum(r * max(0.0, min(b, hi) - max(a, lo)) for r, lo, hi in cross))

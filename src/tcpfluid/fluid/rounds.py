@@ -21,19 +21,20 @@ from .._validation import as_float_array, check_int
 from ..algorithms.base import ControlLaw
 from ..algorithms.mixed import MixedLaw
 from ..algorithms.registry import get_law
+from ..analytic.slow_start import resolve_rtt_model
 from ..path import Path
 from ..queueing import RedParameters
 from ..scenarios import Scenario
 from ..scenarios.reduction import same_clock
 from ._rounds_engine import RoundEngine
 from ._rounds_inputs import (
+    _RTT_MODELS,
     FEEDBACK_ROUNDS,
     RECORDABLE,
     CrossTraffic,
     PathBatch,
     RttModel,
     _check_run,
-    _rtt_model,
     check_law,
     check_options,
 )
@@ -148,10 +149,6 @@ def simulate_rounds(
     hole_timeouts
         Mechanism switches for experiments, the defaults the model ("Mechanism switches").
 
-    Returns
-    -------
-    RoundTrace
-
     Raises
     ------
     ValueError, TypeError
@@ -195,7 +192,7 @@ def _run(
             "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
             "ACKs then come from the ACK-path queue); use whole_packets=False"
         )
-    model = _rtt_model(given["rtt_model"], given["rtt"])
+    model = resolve_rtt_model(given["rtt_model"], given["rtt"], _RTT_MODELS)
     F = sum(ix.size for ix in classes)
     run = _check_run(batch, F, given)
     recorder: Any = (
@@ -341,7 +338,9 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
         "flow_stop_s": np.asarray(view.stop_s, dtype=np.float64),
         "flow_lead_s": np.asarray(view.lead_s, dtype=np.float64),
         "flow_spacing_s": np.asarray(view.spacing_s, dtype=np.float64),
-        "rtt_model": _rtt_model(options.pop("rtt_model", None), options.pop("rtt", None)),
+        "rtt_model": resolve_rtt_model(
+            options.pop("rtt_model", None), options.pop("rtt", None), _RTT_MODELS
+        ),
         "cross_traffic": [
             CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
         ],
