@@ -6,11 +6,12 @@ Definitions and their grounds: docs/analytic.md, "Definitions used by predict".
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
+from .._json import fields_dict
 from .._validation import check_bool, check_choice, check_positive
 from ..path import Path
 from ._domain import check_alpha_beta, check_in_band, check_modelled_path, equilibrium_band
@@ -85,12 +86,9 @@ class Prediction:
         """Fields as a JSON-ready dict (the ``tcpfluid predict --json`` keys), with the
         spellings of ``tcpfluid simulate --json`` beside them (``ss_exit_window``,
         ``settled_window``, ``settled_window_pkts``)."""
-        out = asdict(self)
-        if self.equilibrium_band_pkts is not None:
-            out["equilibrium_band_pkts"] = list(self.equilibrium_band_pkts)
+        out = fields_dict(self)
         out["ss_exit_window"] = self.ss_exit_window_pkts
-        out["settled_window"] = self.equilibrium_window_pkts
-        out["settled_window_pkts"] = self.equilibrium_window_pkts
+        out["settled_window"] = out["settled_window_pkts"] = self.equilibrium_window_pkts
         return out
 
 

@@ -97,7 +97,6 @@ def max_slow_start_rounds(
     (``sys.maxsize`` for TCP-Ho's quadratic table)."""
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
     check_choice("rule", rule, SLOW_START_RULES)
-    big = float(np.finfo(np.float64).max)
     if algorithm == "tcp-ho":
         return sys.maxsize
     if algorithm == "vegas":
@@ -107,7 +106,7 @@ def max_slow_start_rounds(
     if rule == "sender" or whole_acks:
         return _sender_max_rounds(rule != "sender")
     # 2·1.5^i <= max for i <= floor(log(max/2)/log 1.5); rounds = that + 1
-    return int(np.floor(np.log(big / 2.0) / np.log(1.5))) + 1
+    return int(np.floor(np.log(float(np.finfo(np.float64).max) / 2.0) / np.log(1.5))) + 1
 
 
 @functools.cache
