@@ -59,8 +59,7 @@ def critical_window_expr(
     does not grow).
     """
     f = _FRACTION[algorithm]
-    wait = f * W / mu if rtt == "last" else f * W / (2 * mu)
-    D = d + wait
+    D = d + (f * W / mu if rtt == "last" else f * W / (2 * mu))
     deciding = W / (1 - f) if rule == "sender" and algorithm == "quick-vegas" else W
     condition = sp.Eq(deciding * (D - d) / D, gamma)
     roots = sp.solve(condition, W)
@@ -211,10 +210,8 @@ def symmetric_mode_gain_expr() -> sp.Expr:
     ww, nn, qq = sp.symbols("w n_flows q", positive=True)
     rtt = d + (nn * ww - mu * d) / mu
     delta_j = ww * (1 - d / rtt)
-    slope = sp.diff(delta_j, ww)
-    # at the equilibrium n w = μ (d + q/μ)
-    at_eq = slope.subs(ww, (mu * d + qq) / nn)
-    return sp.simplify(at_eq)
+    # the slope at the equilibrium n w = μ (d + q/μ)
+    return sp.simplify(sp.diff(delta_j, ww).subs(ww, (mu * d + qq) / nn))
 
 
 def round_map_polynomial(lag: int) -> sp.Expr:

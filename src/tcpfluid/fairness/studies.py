@@ -226,11 +226,7 @@ def qv_many_flows_study(
     sc0 = build_scenario("qv-many-flows", flows=n, **overrides)
     T = sc0.duration_s
     # periods between consecutive joins and leaves (0-100-...-500 s for the defaults)
-    edges = sorted(
-        {0.0, T}
-        | {f.start_s for f in sc0.flows if f.start_s < T}
-        | {f.stop_s for f in sc0.flows if f.stop_s < T}
-    )
+    edges = sorted({0.0, T} | {t for f in sc0.flows for t in (f.start_s, f.stop_s) if t < T})
     # the document's numbers belong to its configuration only
     doc = _QV_TABLE_2 if (n == 60 and not overrides) else {}
     rows = _period_study(
@@ -377,13 +373,11 @@ def ho_friendliness_study(
             sc = _mixed(base, [first] * n1 + [second] * n2)
             pkt_bits = 8.0 * sc.packet_size_bytes
             row: dict[str, Any] = {"pair": f"{first}-{second}", "mix": f"{n1:02d}-{n2:02d}"}
-            if first in ODE_LAWS and second in ODE_LAWS:
+            fluid = first in ODE_LAWS and second in ODE_LAWS
+            thr = np.full(n1 + n2, math.nan)  # no right-hand side: NaN ode_* columns
+            if fluid:
                 thr = _throughputs(_summary(_ode(sc, measure_from_s=m0)))
-                row.update(_mix_columns("ode", thr, n1, pkt_bits))
-                row["note"] = ""
-            else:
-                row.update(ode_jain=math.nan, ode_mean_kbps_1=math.nan, ode_mean_kbps_2=math.nan)
-                row["note"] = _NO_RHS
+            row.update(_mix_columns("ode", thr, n1, pkt_bits), note="" if fluid else _NO_RHS)
             if engine is not None:
                 pt = _window_rates(*_packet_delivered(engine(sc)), m0, T)
                 row.update(_mix_columns("packet", pt, n1, pkt_bits))
