@@ -186,9 +186,9 @@ def predict(
     route, note = "closed form", ""
     if algorithm in ("quick-vegas", "tcp-ho"):
         law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
-        settle, settle_s, why = _round_map_settling(
-            algorithm, path, law, model, total * d, round_map
-        )
+        settle, settle_s, why = None, None, "not computed (round_map=False)"
+        if round_map:
+            settle, settle_s, why = _round_map_settling(algorithm, path, law, model, total * d)
         route = "round model"
         note = (
             "Quick Vegas overshoots its target and approaches its band in steps: no closed "
@@ -246,13 +246,10 @@ def _round_map_settling(
     law: dict[str, float],
     rtt_model: str,
     reach_s: float,
-    enabled: bool = True,
 ) -> tuple[int | None, float | None, str]:
     """Settling round and time of one flow on ``path`` from the round engine on a one-link
     scenario with an unlimited buffer, the run doubled until it settles in its first half
     (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, and a note."""
-    if not enabled:
-        return None, None, "not computed (round_map=False)"
     from ..engines import simulate
     from ..scenarios import FlowSpec, Link, Scenario
 
