@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import Literal
 
 from ._json import FieldsDict
 
@@ -40,12 +40,11 @@ class PublishedValue(FieldsDict):
 
 
 def _v(
-    key: str, where: str, quantity: str, algorithm: str, value: Any, unit: str, method: str
+    key: str, where: str, quantity: str, algorithm: str, value: str, unit: str, method: str
 ) -> PublishedValue:
-    if isinstance(value, str):  # a number as printed: 64 stays an int
-        value = int(value) if value.lstrip("-").isdigit() else float(value)
+    number = int(value) if value.lstrip("-").isdigit() else float(value)  # 64 stays an int
     doc = key.split("/", 1)[0]
-    return PublishedValue(key, doc, where, quantity, algorithm, value, unit, method)  # type: ignore[arg-type]
+    return PublishedValue(key, doc, where, quantity, algorithm, number, unit, method)  # type: ignore[arg-type]
 
 
 #: the entries, in print order: ``published.txt`` beside this module, one a line

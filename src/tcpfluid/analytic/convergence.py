@@ -4,7 +4,7 @@ conspicuous round (the TCP-Ho paper, §4, eqs. 2–6; its printing errors: docs/
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -112,15 +112,9 @@ def tcp_ho_reach_round(bdp: ArrayLike) -> NDArray[np.float64]:
     return _finite_result("tcp_ho_reach_round", reach, bdp=bdp)
 
 
-def _vegas_conspicuous(
-    bdp: NDArray[np.float64], gamma: float, rtt_model: str, initial_window: float = 2.0
-) -> NDArray[np.float64]:
-    # eq. (2) of the TCP-Ho paper with the exponent corrected (docs/errata.md, E4), from a
-    # first window w0: W_l = w0 2^(l/2 − 1), then ceil(μd − 7 W_l / 8) rounds at +1
-    w_star = critical_window("vegas", bdp, gamma=gamma, rtt_model=rtt_model)  # type: ignore[arg-type]
-    half_l = np.maximum(np.ceil(np.log2(w_star / initial_window) - 1e-12) + 1.0, 1.0)
-    l_round = 2.0 * half_l
-    w_l = initial_window * 2.0 ** (half_l - 1.0)
+def _vegas_round(bdp: NDArray[np.float64], l_round: Any, w_l: Any) -> NDArray[np.float64]:
+    """Eq. (2) of the TCP-Ho paper: slow start ends in round l at the window W_l, then
+    ``ceil(μd − 7 W_l / 8)`` rounds at +1."""
     return np.asarray(l_round + np.maximum(np.ceil(bdp - 7.0 * w_l / 8.0 - 1e-9), 0.0))
 
 
@@ -161,12 +155,14 @@ def conspicuous_round(
     model = resolve_rtt_model(rtt_model, rtt)
     w0 = check_range("initial_window", initial_window, 1.0, float("inf"), hi_open=True)
     b = as_float_array("bdp", bdp, positive=True)
-    if algorithm == "vegas":
-        return _finite_result(
-            "conspicuous_round", lambda: _vegas_conspicuous(b, gamma, model, w0), bdp=bdp
-        )
 
-    def tcp_ho_round() -> NDArray[np.float64]:
+    def rounds() -> NDArray[np.float64]:
+        if algorithm == "vegas":
+            # eq. (2) with the exponent corrected (docs/errata.md, E4), from a first window
+            # w0: W_l = w0 2^(l/2 − 1)
+            w_star = critical_window("vegas", b, gamma=gamma, rtt_model=model)  # type: ignore[arg-type]
+            half_l = np.maximum(np.ceil(np.log2(w_star / w0) - 1e-12) + 1.0, 1.0)
+            return _vegas_round(b, 2.0 * half_l, w0 * 2.0 ** (half_l - 1.0))
         if queue == "paper":
             root = tcp_ho_cubic_root(b)
         else:
@@ -178,7 +174,8 @@ def conspicuous_round(
         # Table 4's growth starts at round 2; k is at least 2
         return np.asarray(np.maximum(_even_ceil(root), 2.0))
 
-    return _finite_result("conspicuous_round", tcp_ho_round, bdp=bdp, queue=queue)
+    shown = {"bdp": bdp} if algorithm == "vegas" else {"bdp": bdp, "queue": queue}
+    return _finite_result("conspicuous_round", rounds, **shown)
 
 
 def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.float64]:
@@ -189,20 +186,14 @@ def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.floa
     96 μ²d²``; ``"vegas"`` eq. (2) with ``l >= 2 log2(1 + sqrt(1 + 16μd)) − 1`` made even."""
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
     b = as_float_array("bdp", bdp, positive=True)
-    if algorithm == "tcp-ho":
 
-        def printed_ho() -> NDArray[np.float64]:
+    def printed() -> NDArray[np.float64]:
+        if algorithm == "tcp-ho":
             q = 18.0 * b + 8.0
             p = 21.0 - 18.0 * b + 96.0 * b * b
             s = 3.0 * np.sqrt(p)
             return np.asarray(4.0 * (np.cbrt(q + s) + np.cbrt(q - s)))
+        l_round = _even_ceil(2.0 * np.log2(1.0 + np.sqrt(1.0 + 16.0 * b)) - 1.0)
+        return _vegas_round(b, l_round, 2.0 ** (l_round / 2.0))
 
-        return _finite_result("conspicuous_round_printed", printed_ho, bdp=bdp)
-
-    def printed_vegas() -> NDArray[np.float64]:
-        l_bound = 2.0 * np.log2(1.0 + np.sqrt(1.0 + 16.0 * b)) - 1.0
-        l_round = _even_ceil(l_bound)
-        w_l = 2.0 ** (l_round / 2.0)
-        return np.asarray(l_round + np.maximum(np.ceil(b - 7.0 * w_l / 8.0 - 1e-9), 0.0))
-
-    return _finite_result("conspicuous_round_printed", printed_vegas, bdp=bdp)
+    return _finite_result("conspicuous_round_printed", printed, bdp=bdp)

@@ -59,8 +59,7 @@ def critical_window_expr(
     does not grow).
     """
     f = _FRACTION[algorithm]
-    wait = f * W / mu if rtt == "last" else f * W / (2 * mu)
-    D = d + wait
+    D = d + (f * W / mu if rtt == "last" else f * W / (2 * mu))
     deciding = W / (1 - f) if rule == "sender" and algorithm == "quick-vegas" else W
     condition = sp.Eq(deciding * (D - d) / D, gamma)
     roots = sp.solve(condition, W)
@@ -111,15 +110,20 @@ def tcp_ho_table_windows() -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     ``W_i = (i² − 2i + 8)/4`` and ``(i² − 2i + 9)/4``. Returns
     ``(W_even, W_odd, z_even, z_odd)`` as functions of ``i``.
     """
-    m = sp.Symbol("m", integer=True, positive=True)
+    m, t = sp.symbols("m t", integer=True, positive=True)
     # z_j = floor(j/2); W_i = W_2 + sum_{j=2}^{i-1} z_j. For even i = 2m the rounds
     # j = 2t and 2t + 1 (t = 1..m-1) both add t.
-    t = sp.Symbol("t", integer=True, positive=True)
-    w_even = 2 + sp.summation(2 * t, (t, 1, m - 1))  # pairs (2t, 2t+1) both add t
+    w_even = 2 + sp.summation(2 * t, (t, 1, m - 1))
     w_odd = w_even + m  # W_{2m+1} = W_{2m} + z_{2m} = W_{2m} + m
     w_even_i = sp.expand(w_even.subs(m, i / 2))
     w_odd_i = sp.expand(w_odd.subs(m, (i - 1) / 2))
     return w_even_i, w_odd_i, i / 2, (i - 1) / 2
+
+
+def _tcp_ho_even_windows() -> tuple[sp.Expr, sp.Expr]:
+    """Table 4's windows W_k and W_{k−2} of an even round k."""
+    w_even = tcp_ho_table_windows()[0]
+    return w_even.subs(i, k), w_even.subs(i, k - 2)
 
 
 def tcp_ho_condition(queue: Literal["bottleneck", "paper", "table"] = "paper") -> sp.Expr:
@@ -130,16 +134,9 @@ def tcp_ho_condition(queue: Literal["bottleneck", "paper", "table"] = "paper") -
     ``z_{k−1}`` and the standing queue ``W_k − μd`` (erratum E8). k is even. The returned
     expression is ``>= 0`` exactly when the flow has reached the available bandwidth.
     """
-    w_even, _, _, _ = tcp_ho_table_windows()
-    w_k = w_even.subs(i, k)
-    w_k2 = w_even.subs(i, k - 2)
-    if queue == "paper":
-        backlog = (k - 4) / 2
-    elif queue == "table":
-        backlog = (k - 2) / 2
-    else:
-        backlog = sp.Max((k - 2) / 2, w_k - mu * d)
-    D = d + backlog / mu
+    w_k, w_k2 = _tcp_ho_even_windows()
+    backlogs = {"paper": (k - 4) / 2, "table": (k - 2) / 2}
+    D = d + backlogs.get(queue, sp.Max((k - 2) / 2, w_k - mu * d)) / mu
     # W_k / D <= W_{k-2} / d  <=>  W_{k-2} D - W_k d >= 0   (D, d > 0)
     expr = (w_k2 * D - w_k * d) * 8 * mu
     return sp.expand(sp.simplify(expr).subs(mu, B / d))
@@ -152,9 +149,7 @@ def tcp_ho_bottleneck_round_expr() -> sp.Expr:
     ``W_{k−2} >= μd``; solving ``W_{k−2} = μd`` with Table 4's even-round window gives
     ``k = 3 + sqrt(4μd − 7)``.
     """
-    w_even, _, _, _ = tcp_ho_table_windows()
-    w_k = w_even.subs(i, k)
-    w_k2 = w_even.subs(i, k - 2)
+    w_k, w_k2 = _tcp_ho_even_windows()
     standing = sp.simplify(w_k2 * (w_k / mu) - w_k * d)  # W_{k-2} D - W_k d with D = W_k/mu
     factor = sp.factor(standing)
     # factor = W_k (W_{k-2} - mu d)/mu: the sign is that of W_{k-2} - mu d
@@ -215,10 +210,8 @@ def symmetric_mode_gain_expr() -> sp.Expr:
     ww, nn, qq = sp.symbols("w n_flows q", positive=True)
     rtt = d + (nn * ww - mu * d) / mu
     delta_j = ww * (1 - d / rtt)
-    slope = sp.diff(delta_j, ww)
-    # at the equilibrium n w = μ (d + q/μ)
-    at_eq = slope.subs(ww, (mu * d + qq) / nn)
-    return sp.simplify(at_eq)
+    # the slope at the equilibrium n w = μ (d + q/μ)
+    return sp.simplify(sp.diff(delta_j, ww).subs(ww, (mu * d + qq) / nn))
 
 
 def round_map_polynomial(lag: int) -> sp.Expr:
@@ -229,7 +222,6 @@ def round_map_polynomial(lag: int) -> sp.Expr:
     """
     z, kk = sp.symbols("z K")
     kidx = sp.Symbol("k", integer=True)
-    # e_k = z^k in e_{k+1} − e_k + K e_{k+1−L} = 0, divided by z^(k+1−L)
     rec = z ** (kidx + 1) - z**kidx + kk * z ** (kidx + 1 - lag)
     return sp.expand(sp.powsimp(sp.expand(rec / z ** (kidx + 1 - lag))))
 

@@ -45,8 +45,7 @@ def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
     u = a / top
     s = u.sum(axis=axis)
     s2 = (u * u).sum(axis=axis)
-    n = a.shape[axis]
-    out = s * s / (n * s2)
+    out = s * s / (a.shape[axis] * s2)
     return float(out) if np.ndim(out) == 0 else np.asarray(out)
 
 

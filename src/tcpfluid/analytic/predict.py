@@ -6,11 +6,12 @@ Definitions and their grounds: docs/analytic.md, "Definitions used by predict".
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
+from .._json import fields_dict
 from .._validation import check_bool, check_choice, check_positive
 from ..path import Path
 from ._domain import check_alpha_beta, check_in_band, check_modelled_path, equilibrium_band
@@ -85,29 +86,10 @@ class Prediction:
         """Fields as a JSON-ready dict (the ``tcpfluid predict --json`` keys), with the
         spellings of ``tcpfluid simulate --json`` beside them (``ss_exit_window``,
         ``settled_window``, ``settled_window_pkts``)."""
-        out = asdict(self)
-        if self.equilibrium_band_pkts is not None:
-            out["equilibrium_band_pkts"] = list(self.equilibrium_band_pkts)
+        out = fields_dict(self)
         out["ss_exit_window"] = self.ss_exit_window_pkts
-        out["settled_window"] = self.equilibrium_window_pkts
-        out["settled_window_pkts"] = self.equilibrium_window_pkts
+        out["settled_window"] = out["settled_window_pkts"] = self.equilibrium_window_pkts
         return out
-
-
-def _settle_from_above(
-    algorithm: str, start: float, bdp: float, a: float, b: float
-) -> tuple[float, int]:
-    """Window and rounds of congestion avoidance from a window above the band's target,
-    by the law's own rule with Δ = W − μd (docs/analytic.md, "Domain of the closed forms")."""
-    if algorithm != "quick-vegas":
-        k = max(math.ceil(start - bdp - b - 1e-9), 0)
-        return start - k, k
-    w, rounds, m = start, 0, 0.5 * (a + b)
-    while w - bdp > m + 1e-9:
-        delta = w - bdp
-        w -= 0.5 * (delta - m) if delta > b else 1.0
-        rounds += 1
-    return w, rounds
 
 
 def predict(
@@ -168,39 +150,52 @@ def predict(
     check_choice("rule", rule, SLOW_START_RULES)
     bdp, d = path.bdp, path.d
     check_modelled_path(path, what="predict")
+    fields: dict[str, Any] = {}  # the slow start and the settled window (not TCP-Ho's)
     if algorithm == "tcp-ho":
-        return _tcp_ho_prediction(path, model, round_map)
-    ex = slow_start_exit(
-        algorithm,
-        bdp,
-        d,
-        gamma=g,
-        rtt_model=model,  # type: ignore[arg-type]
-        whole_acks=whole_acks,
-        rule=rule,
-    )
-    band = equilibrium_band(bdp, a, b, what="predict")
-    check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
-    start = ex.exit_window_pkts
-    settled, ca_rounds = _approach(algorithm, start, bdp, a, b)
-    check_in_band(settled, band, what="predict")
-    total = ex.exit_round + ca_rounds
-    if not math.isfinite(total * d):
-        raise ValueError(
-            f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets and "
-            f"d={d!r} s; the path must be far below the float range"
+        total = int(conspicuous_round("tcp-ho", bdp))
+    else:
+        ex = slow_start_exit(
+            algorithm,
+            bdp,
+            d,
+            gamma=g,
+            rtt_model=model,  # type: ignore[arg-type]
+            whole_acks=whole_acks,
+            rule=rule,
         )
+        band = equilibrium_band(bdp, a, b, what="predict")
+        check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
+        start = ex.exit_window_pkts
+        settled, ca_rounds = _approach(algorithm, start, bdp, a, b)
+        check_in_band(settled, band, what="predict")
+        total = ex.exit_round + ca_rounds
+        if not math.isfinite(total * d):
+            raise ValueError(
+                f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets "
+                f"and d={d!r} s; the path must be far below the float range"
+            )
+        fields = {
+            "critical_window_pkts": ex.critical_window_pkts,
+            "ss_exit_round": ex.exit_round,
+            "ss_exit_window_pkts": ex.window_pkts,
+            "ss_exit_time_s": ex.exit_time_s,
+            "ca_start_window_pkts": start,
+            "equilibrium_window_pkts": settled,
+            "equilibrium_band_pkts": band,
+        }
     route, note = "closed form", ""
-    if algorithm == "quick-vegas":
-        law = {"alpha": a, "beta": b, "gamma": g}
-        settle, settle_s, why = _round_map_settling(
-            algorithm, path, law, model, total * d, round_map
-        )
+    if algorithm in ("quick-vegas", "tcp-ho"):
+        law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
+        settle, settle_s, why = None, None, "not computed (round_map=False)"
+        if round_map:
+            settle, settle_s, why = _round_map_settling(algorithm, path, law, model, total * d)
         route = "round model"
         note = (
             "Quick Vegas overshoots its target and approaches its band in steps: no closed "
-            "form gives settling; " + why
-        )
+            "form gives settling; "
+            if algorithm == "quick-vegas"
+            else "TCP-Ho's analysis gives the conspicuous round, not a settling time: "
+        ) + why
     else:
         # one packet per round toward the settled window: settled within the band
         # max(1, 2 %) (tcpfluid.metrics.settling) that many rounds before reaching it
@@ -212,55 +207,37 @@ def predict(
         bdp_pkts=bdp,
         rtt_s=d,
         mu_pps=path.mu,
-        critical_window_pkts=ex.critical_window_pkts,
-        ss_exit_round=ex.exit_round,
-        ss_exit_window_pkts=ex.window_pkts,
-        ss_exit_time_s=ex.exit_time_s,
-        ca_start_window_pkts=start,
-        equilibrium_window_pkts=settled,
-        equilibrium_band_pkts=band,
         rounds_to_equilibrium=settle,
         time_to_equilibrium_s=settle_s,
         rounds_to_target=total,
         time_to_target_s=total * d,
         time_to_equilibrium_route=route,
         note=note,
+        **fields,
     )
 
 
 def _approach(algorithm: str, start: float, bdp: float, a: float, b: float) -> tuple[float, int]:
     """The window a Vegas-family flow settles at from its congestion-avoidance start
-    ``start`` and the rounds it takes to get there (α, β: its thresholds)."""
+    ``start`` and the rounds it takes to get there (α, β: its thresholds); from above the
+    band's target by the law's own rule with Δ = W − μd (docs/analytic.md, "Domain of the
+    closed forms")."""
     if algorithm == "quick-vegas":
-        target = bdp + (a + b) / 2.0
-        if start > target:
-            return _settle_from_above(algorithm, start, bdp, a, b)
-        return target, math.ceil(
-            float(rounds_to_equilibrium("quick-vegas", start, target / start, beta=b)) - 1e-9
-        )
+        w, rounds, m = start, 0, 0.5 * (a + b)
+        if start <= bdp + m:
+            return bdp + m, math.ceil(
+                float(rounds_to_equilibrium("quick-vegas", start, (bdp + m) / start, beta=b)) - 1e-9
+            )
+        while w - bdp > m + 1e-9:
+            delta = w - bdp
+            w -= 0.5 * (delta - m) if delta > b else 1.0
+            rounds += 1
+        return w, rounds
     if start > bdp + b:
-        return _settle_from_above(algorithm, start, bdp, a, b)
+        k = max(math.ceil(start - bdp - b - 1e-9), 0)
+        return start - k, k
     target = bdp + a
     return max(target, start), max(math.ceil(target - start - 1e-9), 0)
-
-
-def _tcp_ho_prediction(path: Path, model: str, round_map: bool) -> Prediction:
-    """TCP-Ho's prediction: its conspicuous round, and settling from the round map."""
-    bdp, d = path.bdp, path.d
-    k = int(conspicuous_round("tcp-ho", bdp))
-    settle_rounds, settle_s, why = _round_map_settling("tcp-ho", path, {}, model, k * d, round_map)
-    return Prediction(
-        algorithm="tcp-ho",
-        bdp_pkts=bdp,
-        rtt_s=d,
-        mu_pps=path.mu,
-        rounds_to_equilibrium=settle_rounds,
-        time_to_equilibrium_s=settle_s,
-        rounds_to_target=k,
-        time_to_target_s=k * d,
-        time_to_equilibrium_route="round model",
-        note="TCP-Ho's analysis gives the conspicuous round, not a settling time: " + why,
-    )
 
 
 def _round_map_settling(
@@ -269,13 +246,10 @@ def _round_map_settling(
     law: dict[str, float],
     rtt_model: str,
     reach_s: float,
-    enabled: bool = True,
 ) -> tuple[int | None, float | None, str]:
     """Settling round and time of one flow on ``path`` from the round engine on a one-link
     scenario with an unlimited buffer, the run doubled until it settles in its first half
     (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, and a note."""
-    if not enabled:
-        return None, None, "not computed (round_map=False)"
     from ..engines import simulate
     from ..scenarios import FlowSpec, Link, Scenario
 

@@ -97,40 +97,36 @@ def max_slow_start_rounds(
     (``sys.maxsize`` for TCP-Ho's quadratic table)."""
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
     check_choice("rule", rule, SLOW_START_RULES)
-    big = float(np.finfo(np.float64).max)
     if algorithm == "tcp-ho":
         return sys.maxsize
     if algorithm == "vegas":
         # 2^(floor(i/2)+1) <= max  <=>  floor(i/2) + 1 <= 1023 (2^1024 overflows)
         # (the "tcp-ho" indexing shifts one round later: one more round is finite)
         return 2 * 1023
-    if rule == "sender":
-        return _sender_max_rounds()
-    if not whole_acks:
-        # 2·1.5^i <= max for i <= floor(log(max/2)/log 1.5); rounds = that + 1
-        return int(np.floor(np.log(big / 2.0) / np.log(1.5))) + 1
-    w, n = 2, 0
-    while w <= big:
-        n += 1
-        w += w // 2
-    return n
+    if rule == "sender" or whole_acks:
+        return _sender_max_rounds(rule != "sender")
+    # 2·1.5^i <= max for i <= floor(log(max/2)/log 1.5); rounds = that + 1
+    return int(np.floor(np.log(float(np.finfo(np.float64).max) / 2.0) / np.log(1.5))) + 1
 
 
 @functools.cache
-def _sender_max_rounds() -> int:
-    """How many of the sender's windows (:func:`_sender_windows`) are finite floats."""
-    return int(_sender_windows(float(np.finfo(np.float64).max)).size)
+def _sender_max_rounds(whole_acks: bool = False) -> int:
+    """How many of the windows of :func:`_sender_windows` are finite floats."""
+    return int(_sender_windows(float(np.finfo(np.float64).max), whole_acks=whole_acks).size)
 
 
-def _sender_windows(top: float, rounds: int | None = None) -> NDArray[np.float64]:
+def _sender_windows(
+    top: float, rounds: int | None = None, whole_acks: bool = False
+) -> NDArray[np.float64]:
     """Quick Vegas's slow-start windows as the packet sender grows them, half a packet per
-    ACK of the window's whole packets (2, 3, 4.5, 6.5, 9.5, 14, ...): ``rounds`` of them,
+    ACK of the window's whole packets (2, 3, 4.5, 6.5, 9.5, 14, ...), or with
+    ``whole_acks`` one packet per two whole ACKs (2, 3, 4, 6, 9, ...): ``rounds`` of them,
     or every one up to ``top``."""
     out: list[float] = []
-    w = 2.0
+    w: float = 2 if whole_acks else 2.0  # whole_acks: exact integers
     while (rounds is None and w <= top) or (rounds is not None and len(out) < rounds):
         out.append(w)
-        w += float(np.floor(w)) / 2.0
+        w += w // 2 if whole_acks else float(np.floor(w)) / 2.0
     return np.asarray(out, dtype=np.float64)
 
 
@@ -267,16 +263,9 @@ def slow_start_windows(
     if algorithm == "vegas":
         j = i if indexing == "quick-vegas" else np.maximum(i - 1.0, 0.0)
         return np.asarray(2.0 ** (np.floor(j / 2.0) + 1.0))
-    if rule == "sender":
-        return _sender_windows(np.inf, n)
-    if not whole_acks:
-        return np.asarray(2.0 * 1.5**i)
-    out = np.empty(n)
-    w = 2
-    for k in range(n):
-        out[k] = w
-        w += w // 2
-    return out
+    if rule == "sender" or whole_acks:
+        return _sender_windows(np.inf, n, whole_acks)
+    return np.asarray(2.0 * 1.5**i)
 
 
 @dataclass(frozen=True)

@@ -53,16 +53,12 @@ _QV_HOW = {
 _QV_SAMPLINGS = tuple(_QV_HOW)
 
 
-def _check_lag(lag_rounds: Any) -> int:
-    return check_int("lag_rounds", lag_rounds, minimum=1)
-
-
 def characteristic_polynomial(gain: float, lag_rounds: int) -> NDArray[np.float64]:
     """Coefficients (highest power first) of ``z^L − z^(L−1) + K``: ``gain`` K >= 0 (window
     change per packet of backlog error per round), ``lag_rounds`` L >= 1 (rounds between a
     decision and the first Δ that sees it)."""
     k = check_nonnegative("gain", gain)
-    lag = _check_lag(lag_rounds)
+    lag = check_int("lag_rounds", lag_rounds, minimum=1)
     check_memory("characteristic_polynomial", 8.0 * (lag + 1), f"lag_rounds={lag:,}")
     coeffs = np.zeros(lag + 1)
     coeffs[:2] = 1.0, -1.0
@@ -74,7 +70,7 @@ def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
     """The L × L matrix stepping ``(e_k, ..., e_{k−L+1})`` one round: first row ``[1, 0, ...,
     0, −K]`` (L = 1: ``[1 − K]``), then the shift."""
     k = check_nonnegative("gain", gain)
-    lag = _check_lag(lag_rounds)
+    lag = check_int("lag_rounds", lag_rounds, minimum=1)
     check_memory("companion_matrix", 8.0 * lag * lag, f"lag_rounds={lag:,}")
     m = np.eye(lag, k=-1)  # the shift
     m[0, 0] = 1.0
@@ -88,7 +84,7 @@ def spectral_radius(gain: float, lag_rounds: int) -> float:
     Without the matrix: the real root in ``[(L−1)/L, 1)`` if any, else Newton's method on
     ``(L−1) w + log(e^w − 1) = log K + iπ(2m + 1)``, ``w = log z``, for the roots near 1."""
     k = check_nonnegative("gain", gain)
-    lag = _check_lag(lag_rounds)
+    lag = check_int("lag_rounds", lag_rounds, minimum=1)
     if lag == 1:
         return abs(1.0 - k)
     if k == 0.0:
@@ -155,7 +151,7 @@ def critical_gain(lag_rounds: int) -> float:
 
     Derivation: :func:`tcpfluid.analytic.derive.critical_gain_expr`.
     """
-    lag = _check_lag(lag_rounds)
+    lag = check_int("lag_rounds", lag_rounds, minimum=1)
     return 2.0 * math.sin(math.pi / (2.0 * (2.0 * lag - 1.0)))
 
 
@@ -217,7 +213,7 @@ def round_map_stability(
     """
     check_choice("algorithm", algorithm, STABILITY_ALGORITHMS)
     n = check_int("n_flows", n_flows, minimum=1)
-    lag = _check_lag(lag_rounds)
+    lag = check_int("lag_rounds", lag_rounds, minimum=1)
     bdp = check_positive("bdp_pkts", bdp_pkts)
     a, b = check_alpha_beta(alpha, beta)
     check_choice("sampling", sampling, _QV_SAMPLINGS)
@@ -236,8 +232,7 @@ def round_map_stability(
         gain = check_real("gamma", gamma)
         if not 0.0 < gain <= 1.0:
             raise ValueError(f"gamma must be in (0, 1] for fast, got {gamma!r}")
-        dlag, rho = lag, spectral_radius(gain, lag)
-        diff, ok = _differential_gain(gain, n, bdp, 100.0), rho < 1.0
+        dlag, target = lag, 100.0
         reason = (
             f"w moves γ = {gain:g} of the way to its target per round; "
             f"boundary {critical_gain(lag):.3f} at a lag of {lag} round(s)"
@@ -245,24 +240,21 @@ def round_map_stability(
     else:  # Quick Vegas: eq. (3)'s gain is succ, the decisions taken before an increase is seen
         # "near-band" measures after an eq.-(3) increase taken with Δ >= α/4, which holds
         # near the equilibrium this analysis linearises around: there it is "after-increase"
-        if sampling == "every-round":
-            dlag = lag
-        elif sampling == "every-other-round":
-            dlag = max(1, math.ceil(lag / 2))
-        else:
-            dlag = max(1, lag - 1)
+        every = {"every-round": lag, "every-other-round": max(1, math.ceil(lag / 2))}
+        dlag = every.get(sampling, max(1, lag - 1))
         # eq. (3) near Δ = β: the first increase has succ = 1 and lands on β one round
         # later; each decision taken before it is seen raises succ by one
-        gain = float(dlag)
-        kc = critical_gain(dlag)
-        rho = spectral_radius(gain, dlag)
-        diff, ok = _differential_gain(gain, n, bdp, 0.5 * (a + b)), rho < 1.0
+        gain, target, kc = float(dlag), 0.5 * (a + b), critical_gain(dlag)
         reason = (
             _QV_HOW[sampling]
             + f"eq. (3) adds (β − Δ)·succ with succ = {dlag} by the time its first increase "
             f"is seen ({dlag} decision(s) later): gain {gain:g} against the boundary "
             f"{kc:.3f}; eq. (4)'s gain 1/2 is " + ("inside" if 0.5 < kc else "outside") + " it"
         )
+    if algorithm in ("fast", "quick-vegas"):
+        # the differential modes' gain: K scaled by N·target / (μd + N·target)
+        rho = spectral_radius(gain, dlag)
+        diff, ok = gain * n * target / (bdp + n * target), rho < 1.0
     return StabilityVerdict(
         algorithm=algorithm,
         n_flows=n,
@@ -276,11 +268,6 @@ def round_map_stability(
         converges=ok,
         reason=reason,
     )
-
-
-def _differential_gain(k: float, n: int, bdp: float, target: float) -> float:
-    """The gain of the differential modes: k scaled by N·target / (μd + N·target)."""
-    return k * n * target / (bdp + n * target)
 
 
 def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
@@ -333,7 +320,7 @@ def decrease_undershoot(gain: float, lag_rounds: int, rounds: int = 400) -> floa
     excess built before its first decrease is seen (Quick Vegas eq. (4), K = 1/2: 1/4 at L = 2, 3/4
     at L = 3)."""
     k = check_real("gain", gain)
-    lag = _check_lag(lag_rounds)
+    lag = check_int("lag_rounds", lag_rounds, minimum=1)
     total = check_int("rounds", rounds, minimum=1)
     if total > _MAX_UNDERSHOOT_ROUNDS:
         raise ValueError(
@@ -416,7 +403,7 @@ def empty_queue_cycle(
     (docs/analytic.md, "Large swings: a cycle through the empty queue"; arguments as
     :func:`round_map_stability`)."""
     n = check_int("n_flows", n_flows, minimum=1)
-    lag = _check_lag(lag_rounds)
+    lag = check_int("lag_rounds", lag_rounds, minimum=1)
     a, b = check_alpha_beta(alpha, beta)
     check_choice("sampling", sampling, _QV_SAMPLINGS)
     literal = sampling in ("every-round", "near-band")

@@ -239,9 +239,7 @@ def _throughputs(summary: Summary) -> FloatArray:
 def _jain_or_nan(x: FloatArray) -> float:
     """Jain's index, NaN when no flow is active or none delivered anything."""
     x = np.asarray(x, dtype=np.float64)
-    if x.size == 0 or not np.any(x > 0):
-        return math.nan
-    return float(jain_index(x))
+    return float(jain_index(x)) if np.any(x > 0) else math.nan
 
 
 def _period_jains(

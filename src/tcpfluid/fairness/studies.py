@@ -183,29 +183,22 @@ def _period_study(
         sc = build_scenario(scenario_name, **overrides).with_algorithm(algo)
         starts = [f.start_s for f in sc.flows]
         stops = [min(f.stop_s, sc.duration_s) for f in sc.flows]
-        ode_periods: list[tuple[NDArray[np.intp], FloatArray]] | None = None
-        note = ""
+        ode: list[tuple[NDArray[np.intp], FloatArray]] | None = None
         if algo in ODE_LAWS:
-            r = _ode(sc, n_points=n_points)
-            _summary(r)
-            delivered = r.series["delivered_pkts"]
-            ode_periods = period_throughputs(r.time_s, delivered, starts, stops, edges)
-        else:
-            note = _NO_RHS
-        pkt_periods = None
+            r = _ode(sc, n_points=n_points).raise_for_status()
+            ode = period_throughputs(r.time_s, r.series["delivered_pkts"], starts, stops, edges)
+        pkt = None
         if packet_engine is not None:
-            t, D = _packet_delivered(packet_engine(sc))
-            pkt_periods = period_throughputs(t, D, starts, stops, edges)
+            pkt = period_throughputs(*_packet_delivered(packet_engine(sc)), starts, stops, edges)
+        printed = doc.get(algo, ())
         for i, (a, b) in enumerate(itertools.pairwise(edges)):
             row: dict[str, Any] = {"algorithm": algo, "period": f"{a:g}-{b:g} s"}
-            idx, thr = ode_periods[i] if ode_periods is not None else (None, None)
-            row["active_flows"] = math.nan if idx is None else int(idx.size)
-            row["ode_jain"] = math.nan if thr is None else _jain_or_nan(thr)
-            if pkt_periods is not None:
-                row["packet_jain"] = _jain_or_nan(pkt_periods[i][1])
-            vals = doc.get(algo)
-            row["doc_jain"] = vals[i] if vals is not None and i < len(vals) else math.nan
-            row["note"] = note
+            row["active_flows"] = math.nan if ode is None else int(ode[i][0].size)
+            row["ode_jain"] = math.nan if ode is None else _jain_or_nan(ode[i][1])
+            if pkt is not None:
+                row["packet_jain"] = _jain_or_nan(pkt[i][1])
+            row["doc_jain"] = printed[i] if i < len(printed) else math.nan
+            row["note"] = "" if ode is not None else _NO_RHS
             rows.append(row)
     return rows
 
@@ -233,11 +226,7 @@ def qv_many_flows_study(
     sc0 = build_scenario("qv-many-flows", flows=n, **overrides)
     T = sc0.duration_s
     # periods between consecutive joins and leaves (0-100-...-500 s for the defaults)
-    edges = sorted(
-        {0.0, T}
-        | {f.start_s for f in sc0.flows if f.start_s < T}
-        | {f.stop_s for f in sc0.flows if f.stop_s < T}
-    )
+    edges = sorted({0.0, T} | {t for f in sc0.flows for t in (f.start_s, f.stop_s) if t < T})
     # the document's numbers belong to its configuration only
     doc = _QV_TABLE_2 if (n == 60 and not overrides) else {}
     rows = _period_study(
@@ -384,13 +373,11 @@ def ho_friendliness_study(
             sc = _mixed(base, [first] * n1 + [second] * n2)
             pkt_bits = 8.0 * sc.packet_size_bytes
             row: dict[str, Any] = {"pair": f"{first}-{second}", "mix": f"{n1:02d}-{n2:02d}"}
-            if first in ODE_LAWS and second in ODE_LAWS:
+            fluid = first in ODE_LAWS and second in ODE_LAWS
+            thr = np.full(n1 + n2, math.nan)  # no right-hand side: NaN ode_* columns
+            if fluid:
                 thr = _throughputs(_summary(_ode(sc, measure_from_s=m0)))
-                row.update(_mix_columns("ode", thr, n1, pkt_bits))
-                row["note"] = ""
-            else:
-                row.update(ode_jain=math.nan, ode_mean_kbps_1=math.nan, ode_mean_kbps_2=math.nan)
-                row["note"] = _NO_RHS
+            row.update(_mix_columns("ode", thr, n1, pkt_bits), note="" if fluid else _NO_RHS)
             if engine is not None:
                 pt = _window_rates(*_packet_delivered(engine(sc)), m0, T)
                 row.update(_mix_columns("packet", pt, n1, pkt_bits))

@@ -78,8 +78,7 @@ def train_fraction(
             f"t_s and goodput_pps must be 1-D of one length >= 2, got {t.shape} and {g.shape}"
         )
     c = check_positive("capacity_pps", capacity_pps)
-    a = check_real("start_s", start_s)
-    b = check_real("end_s", end_s)
+    a, b = check_real("start_s", start_s), check_real("end_s", end_s)
     width = 2.0 / c
     if not (t[0] <= a < b <= t[-1]) or b - a < width:
         raise ValueError(
