@@ -7,6 +7,7 @@ Expected values: μd/n + the law's target backlog computed here from the scenari
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,20 @@ def test_scenario_mode_errors(capsys) -> None:
     assert "need a SCENARIO" in capsys.readouterr().err
     assert main(["predict", "no-such-scenario"]) == 2
     assert "unknown scenario" in capsys.readouterr().err
+
+
+def test_a_shipped_example_outside_the_closed_forms_domain_is_answered_by_the_round_model(
+    capsys,
+) -> None:
+    # examples/scenarios/ho-friendliness.toml: 20 flows share 10 Mb/s x 1 ms, 0.43 packet of
+    # path each, below slow start's critical window: the command answers from the round
+    # model, flow by flow, and says why (it used to stop with the closed form's error)
+    example = Path(__file__).parents[2] / "examples" / "scenarios" / "ho-friendliness.toml"
+    out = _json(capsys, str(example), "-a", "vegas")
+    (pred,) = out["predictions"]
+    assert len(pred["flows"]) == 20
+    sc = build_scenario("ho-friendliness").with_algorithm("vegas")
+    rounds = simulate(sc, "rounds").summary
+    for flow, ref in zip(pred["flows"], rounds.flows, strict=True):
+        assert flow["sources"]["settled_window"] == "round model"
+        assert flow["settled_window"] == ref.settled_window_pkts

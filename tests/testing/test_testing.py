@@ -348,6 +348,27 @@ def test_predict_falls_back_to_the_ode_where_the_round_model_cannot_run(cache: R
     assert [p.value for p in settled] == [f.settled_window_pkts for f in ode.flows]
 
 
+def test_predict_falls_back_to_the_round_model_outside_the_closed_forms_domain(
+    cache: RunCache,
+) -> None:
+    # 20 Vegas flows on 10 Mb/s x 1 ms (the TCP-Ho paper's Table 7 dumbbell): each flow's
+    # share of the path is 1250/20 pkt/s x 6.85 ms = 0.43 packet, below the critical window
+    # of slow start (eq. 6 of the Quick Vegas paper), so the closed forms do not apply and
+    # the command must answer from the round model instead of failing
+    sc = build_scenario("ho-friendliness", duration="10s").with_algorithm("vegas")
+    preds = predict_scenario(sc, cache=cache)
+    settled = [p for p in preds if p.quantity == "settled_window"]
+    assert len(settled) == 20
+    assert {p.source for p in settled} == {"round model"}
+    assert all("outside the closed forms' domain" in p.note for p in settled)
+    assert "exceeds μd" in settled[0].note
+    rounds = simulate(sc, "rounds").summary
+    assert [p.value for p in settled] == [f.settled_window_pkts for f in rounds.flows]
+    tol = Tolerance(rel=0.1, reason="any: nothing is judged")
+    with pytest.raises(ValueError, match="(?i)no closed form applies to settled_window"):
+        assert_matches_closed_form(sc, "settled_window", "rounds", tol, cache=cache)
+
+
 def test_a_scenario_object_is_accepted_and_its_sets_refused(cache: RunCache) -> None:
     sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
     by_object = compare(sc, "rounds", "settled_window", reference="closed-form", cache=cache)

@@ -241,8 +241,11 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
             _none_for(lay, f.name, inputs)
             continue
         n, th, mu_a = inputs
-        _put_flow_forms(lay, scenario, f, view, n, th, mu_a)
-        _put_convergence(lay, f, flows, view, n, th)
+        try:
+            _put_flow_forms(lay, scenario, f, view, n, th, mu_a)
+            _put_convergence(lay, f, flows, view, n, th)
+        except ValueError as exc:  # the flow's path is outside the closed forms' domain
+            _none_for(lay, f.name, f"outside the closed forms' domain: {exc}")
     return lay
 
 
