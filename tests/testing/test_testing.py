@@ -365,7 +365,7 @@ def test_predict_falls_back_to_the_round_model_outside_the_closed_forms_domain(
     rounds = simulate(sc, "rounds").summary
     assert [p.value for p in settled] == [f.settled_window_pkts for f in rounds.flows]
     tol = Tolerance(rel=0.1, reason="any: nothing is judged")
-    with pytest.raises(ValueError, match="(?i)no closed form applies to settled_window"):
+    with pytest.raises(ValueError, match=r"(?i)no closed form applies to settled_window"):
         assert_matches_closed_form(sc, "settled_window", "rounds", tol, cache=cache)
 
 
@@ -386,3 +386,13 @@ def test_a_scenario_object_is_accepted_and_its_sets_refused(cache: RunCache) -> 
         compare(sc, "rounds", sets={"rtt": "10ms"})
     with pytest.raises(TypeError, match="scenario must be a Scenario or a scenario name"):
         compare(42, "rounds")  # type: ignore[arg-type]
+
+
+def test_predict_names_the_packet_simulator_where_no_fluid_engine_runs(cache: RunCache) -> None:
+    # Tsang's thesis's 30-flow network: each flow's access link is slower than its share of
+    # the bottleneck, which neither fluid engine models, and its RED queue is outside the
+    # closed forms: the error says so and names the engine that can run it
+    with pytest.raises(ValueError, match="no prediction for scenario 'thesis-many-flows'") as e:
+        predict_scenario("thesis-many-flows", algorithm="vegas", cache=cache)
+    assert "do not all share the bottleneck" in str(e.value)
+    assert "engine 'packet'" in str(e.value)

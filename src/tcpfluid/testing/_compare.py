@@ -433,7 +433,14 @@ def _fluid_fallback(sc: Scenario, rtt_model: str, cache: RunCache) -> tuple[_Lay
     except ValueError as exc:
         reason = str(exc).split("; engines that can")[0]
         why = f"the round model cannot run this scenario ({reason}): the ODE model stands in"
-        return cache.layer(sc, "ode"), LAYER_LABELS["ode"], why
+        try:
+            return cache.layer(sc, "ode"), LAYER_LABELS["ode"], why
+        except ValueError as ode_exc:
+            raise ValueError(
+                f"no prediction for scenario {sc.name!r}: the closed forms need the round "
+                f"model or the ODE model where they do not apply, and neither can run it "
+                f"({ode_exc}); run it on the packet simulator (engine 'packet')"
+            ) from ode_exc
 
 
 def predict_scenario(
