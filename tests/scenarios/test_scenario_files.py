@@ -235,3 +235,14 @@ def test_a_written_file_states_its_rates_with_their_unit() -> None:
     assert rates and all(ln.endswith('bps"') for ln in rates)
     back = scenario_from_toml(text)
     assert [lk.rate_bps for lk in back.links] == [lk.rate_bps for lk in sc.links]
+
+
+@pytest.mark.parametrize(
+    "path", [EXAMPLES / "sweep-eight-vegas.toml", EXAMPLES.parent / "sweep.toml"]
+)
+def test_a_sweep_configuration_given_as_a_scenario_says_what_it_is(path: Path) -> None:
+    # the two shipped sweep files: a user who passes one to simulate or predict is told to
+    # run it with `tcpfluid sweep`, not that its first key is unknown
+    with pytest.raises(ValueError, match=r"top level: a sweep configuration \(\[grid\]\)") as e:
+        load_scenario(path)
+    assert f"tcpfluid sweep {path}" in str(e.value)

@@ -112,6 +112,13 @@ def _build(
     where = _Where(source)
     if not isinstance(data, Mapping):
         raise where.fail("top level", None, "must be a table")
+    if "grid" in data and "link" not in data:  # a sweep's file, not a scenario's
+        raise where.fail(
+            "top level",
+            None,
+            f"a sweep configuration ([grid]), not a scenario: run "
+            f"`tcpfluid sweep {source}`, or give the scenario file it names",
+        )
     _check_keys(where, "top level", data, TOP_KEYS)
     data = _apply_overrides(dict(data), overrides, where)
     top = _top_level(data, where, stem)
