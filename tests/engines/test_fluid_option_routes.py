@@ -86,6 +86,10 @@ BAD = [
     ("rounds", "joiner_base_rtt_s", 0.0, ValueError, "joiner_base_rtt_s must be > 0, got 0.0"),
     ("rounds", "joiner_base_rtt_s", "40ms", TypeError,
      "joiner_base_rtt_s must be a real number, got '40ms' (str)"),
+    ("rounds", "timeout_loss_fraction", 0.0, ValueError,
+     "timeout_loss_fraction must be in (0.0, 1.0], got 0.0"),
+    ("rounds", "timeout_loss_fraction", None, TypeError,
+     "timeout_loss_fraction must be a real number, got None (NoneType)"),
     ("hybrid", "rtt_sample", "both", ValueError,
      "rtt_sample must be one of 'departure', 'arrival'; got 'both'"),
     ("hybrid", "drop_share", "all", ValueError,
@@ -142,6 +146,7 @@ EDGES = [
     ("rounds", "joiner_base_rtt_s", None),
     ("rounds", "overflow_in_runs", np.True_),
     ("rounds", "joiner_base_rtt_s", np.float64(1e-3)),
+    ("rounds", "timeout_loss_fraction", np.float64(1.0)),
     ("hybrid", "rtt_sample", "departure"),
     ("hybrid", "drop_share", "in-turn"),
     ("hybrid", "whole_packets", np.True_),
@@ -222,6 +227,21 @@ def test_each_mechanism_switch_reaches_the_round_model(
     assert base.window_pkts.shape != off.window_pkts.shape or not np.array_equal(
         base.window_pkts, off.window_pkts
     )
+
+
+def test_the_timeout_loss_fraction_decides_timeout_or_fast_retransmit() -> None:
+    """``timeout_loss_fraction``: with a fraction below any loss every loss event is a
+    timeout, so each fall of a Reno window ends at the one-segment loss window of RFC 5681
+    §3.1; with the default (half the window) the two flows' overflows of a 10-packet buffer
+    are fast retransmits, none ending at one segment."""
+    sc = _two_reno_flows(False)
+    for fraction, timeouts in ((1e-9, True), (0.5, False)):
+        w = np.asarray(tcpfluid.simulate(sc, Rounds(timeout_loss_fraction=fraction)).window_pkts)
+        for row in w:
+            falls = row[1:][np.diff(row) < 0.0]
+            assert falls.size > 3
+            assert bool(np.all(falls == 1.0)) == timeouts
+            assert bool(np.any(falls == 1.0)) == timeouts
 
 
 def test_a_joiners_first_loss_leaves_it_at_most_the_cap() -> None:

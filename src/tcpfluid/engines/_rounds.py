@@ -33,6 +33,9 @@ class Rounds(Engine):
         Feedback lag, rounds, 0 to 8 (0: the documents' model; 1: a packet sender's).
     ack_train, train_runs, whole_packets, drop_share
         The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
+    timeout_loss_fraction
+        A flow losing more than this fraction of its window in one round times out, else it
+        fast-retransmits (``(0, 1]``; :func:`tcpfluid.fluid.simulate_rounds`).
     recovery_rounds, drop_at_least_one, burst_whole_losses, loss_event_rule, queue_memory,
     late_detection, first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s,
     overflow_in_runs, hole_timeouts
@@ -64,6 +67,7 @@ class Rounds(Engine):
     train_runs: bool = True
     whole_packets: bool = False
     drop_share: str = DROP_SHARE
+    timeout_loss_fraction: float = 0.5
     recovery_rounds: int = RECOVERY_ROUNDS
     drop_at_least_one: bool = True
     burst_whole_losses: bool = True

@@ -225,6 +225,9 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "overflow_in_runs": partial(check_bool, "overflow_in_runs"),
     "hole_timeouts": partial(check_bool, "hole_timeouts"),
     "joiner_base_rtt_s": lambda v: None if v is None else check_positive("joiner_base_rtt_s", v),
+    "timeout_loss_fraction": partial(
+        check_range, "timeout_loss_fraction", lo=0.0, hi=1.0, lo_open=True
+    ),
 }
 
 
@@ -293,9 +296,7 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
         )
     every = check_int("record_every", given["record_every"], minimum=1)
     _feedback_rounds(given["feedback_rounds"])
-    frac = check_range(
-        "timeout_loss_fraction", given["timeout_loss_fraction"], 0.0, 1.0, lo_open=True
-    )
+    frac = OPTION_RULES["timeout_loss_fraction"](given["timeout_loss_fraction"])
     if isinstance(record, str):
         raise TypeError(
             f"record must be a collection of field names, got the string {record!r}; "

@@ -295,6 +295,7 @@ SCENARIO_OPTIONS = (
     "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
     "burst_whole_losses", "loss_event_rule", "queue_memory", "late_detection", "first_loss_timeout",
     "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs", "hole_timeouts",
+    "timeout_loss_fraction",
 )  # fmt: skip
 
 
