@@ -82,3 +82,22 @@ def test_from_links_errors():
         Path.from_links([], "100ms")
     with pytest.raises(ValueError, match=r"rates\[1\]"):
         Path.from_links(["1Gbps", "0Mbps"], "100ms")
+
+
+def test_with_bandwidth_keeps_everything_but_the_rate():
+    """The same path at another bottleneck rate: 25 Mb/s of 1000-byte packets is
+    25e6 / 8000 = 3125 packets/s; the base RTT, sizes, buffer and ACK path are kept, and a
+    path built from links (eq. (5)) keeps its d, not its per-link rates."""
+    p = Path("50Mbps", "100ms", buffer=120, reverse_bandwidth=400, reverse_buffer=10)
+    q = p.with_bandwidth("25Mbps")
+    assert q.mu == 3125.0 and q.d == 0.1 and q.bdp == pytest.approx(312.5)
+    assert (q.buffer_pkts, q.reverse_mu, q.reverse_buffer_pkts) == (120.0, 400.0, 10.0)
+    assert (q.packet_size_bytes, q.ack_size_bytes) == (1000.0, 40.0)
+    assert p.mu == 6250.0  # the original is unchanged
+    assert math.isinf(Path(100, 0.1).with_bandwidth(50).buffer_pkts)
+    linked = Path.from_links(["1Gbps", "50Mbps"], "80ms")
+    moved = linked.with_bandwidth("10Mbps")
+    assert moved.d == linked.d and moved.mu == 1250.0
+    assert moved.tau is None and moved.link_rates == ()
+    with pytest.raises(ValueError, match="bandwidth"):
+        p.with_bandwidth(-1)

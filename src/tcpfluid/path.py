@@ -194,7 +194,9 @@ class Path:
         return self.mu if self.reverse_mu is None else min(self.mu, self.reverse_mu)
 
     def with_bandwidth(self, bandwidth: Any) -> Path:
-        """The same path with another bottleneck rate (base RTT unchanged)."""
+        """The same path with another bottleneck rate ``bandwidth`` (as the constructor
+        takes it); the base RTT d, the sizes, the buffer and the ACK path are kept. A path
+        from :meth:`from_links` keeps its d but not its per-link rates or τ."""
         return Path(
             bandwidth,
             self.d,
