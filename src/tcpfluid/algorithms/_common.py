@@ -124,18 +124,6 @@ def fmin(x: Any, y: Any) -> Any:
     return x if (x <= y or x != x) else y
 
 
-def check_kind(kind: Any) -> int:
-    """A loss kind: 1 (fast), 2 (retransmission lost), 3 (timeout), 4 and 5 (fast and
-    timeout while the flow's ACKs are dropped on the ACK path)."""
-    valid = isinstance(kind, int | np.integer) and not isinstance(kind, bool)
-    if not valid or int(kind) not in (1, 2, 3, 4, 5):
-        raise ValueError(
-            "kind must be LOSS_FAST (1), LOSS_RETX (2), LOSS_TIMEOUT (3), LOSS_BURST (4) or "
-            f"LOSS_BURST_TIMEOUT (5), got {kind!r}"
-        )
-    return int(kind)
-
-
 def rule_params(*arrays: FloatArray) -> FloatArray:
     """Parameters as the rows of one float64 array for a compiled rule: shape ``(k, 1)``
     when every parameter is a scalar, ``(k, n)`` when one has a value per flow."""
@@ -157,11 +145,19 @@ _BASE_KIND = {1: 1, 2: 2, 3: 3, 4: 1, 5: 3}
 
 
 def base_kind(kind: Any) -> int:
-    """A checked loss kind, ``LOSS_BURST`` read as ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT``
-    as ``LOSS_TIMEOUT`` (how every law but Reno reacts to them)."""
+    """A loss kind, checked: 1 (fast), 2 (retransmission lost), 3 (timeout), 4 and 5 (fast
+    and timeout while the flow's ACKs are dropped on the ACK path); ``LOSS_BURST`` read as
+    ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT`` as ``LOSS_TIMEOUT`` (how every law but Reno
+    reacts to them)."""
     if type(kind) is int and kind in _BASE_KIND:  # the common case, checked at once
         return _BASE_KIND[kind]
-    return _BASE_KIND[check_kind(kind)]
+    valid = isinstance(kind, int | np.integer) and not isinstance(kind, bool)
+    if not valid or int(kind) not in _BASE_KIND:
+        raise ValueError(
+            "kind must be LOSS_FAST (1), LOSS_RETX (2), LOSS_TIMEOUT (3), LOSS_BURST (4) or "
+            f"LOSS_BURST_TIMEOUT (5), got {kind!r}"
+        )
+    return _BASE_KIND[int(kind)]
 
 
 def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], FloatArray]:

@@ -14,14 +14,10 @@ _RESOLUTION_PKTS = 0.5
 
 #: the quick-shift state and its values at the start of a connection: ``status`` 1, all else 0
 _STATE_DEFAULTS = {
-    **dict.fromkeys(("k", "incr", "maxincr"), 0.0),
-    "status": 1.0,
-    **dict.fromkeys(
-        "amount mat1 mit1 mat2 mit2 rmin1 rmax1 rmin2 rmax2 rsteady quiet tail rtail".split(), 0.0
-    ),
+    k: float(k == "status")
+    for k in "k incr maxincr status amount mat1 mit1 mat2 mit2 rmin1 rmax1 rmin2 rmax2 rsteady "
+    "quiet tail rtail".split()
 }
-
-
 _STATE_KEYS = tuple(_STATE_DEFAULTS)
 #: the position of ``status``, the one that restarts at 1, among them
 _STATUS = _STATE_KEYS.index("status")

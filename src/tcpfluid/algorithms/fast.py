@@ -44,11 +44,19 @@ __all__ = ["LOST_RETRANSMIT", "Fast"]
 LOST_RETRANSMIT: tuple[str, ...] = ("keep", "halve")
 
 
+def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
+    """FAST's per-RTT update as a rate: ``min(γ(α − Δ), w)/RTT`` (the update moves γ of the
+    way to the target ``w BaseRTT/RTT + α`` each RTT, at most doubling)."""
+    return np.minimum(gamma * (alpha - delta), w) / rtt
+
+
 class Fast(CompiledLaw):
     """FAST TCP's per-round window update."""
 
     name: ClassVar[str] = "fast"
-    ode_form: ClassVar[OdeForm | None] = None  # set below the class
+    ode_form: ClassVar[OdeForm | None] = OdeForm(
+        _fast_rate, 0.5, "dw/dt = min(γ(α − Δ), w)/RTT; a loss halves the window"
+    )
 
     parameters: ClassVar[tuple[Parameter, ...]] = (
         Parameter(
@@ -147,12 +155,3 @@ def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: An
 
 
 _FAST_LOSS = Kernel(_fast_loss, "wIibrw", uses=(check_index, fmax))
-
-
-def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
-    """FAST's per-RTT update as a rate: ``min(γ(α − Δ), w)/RTT`` (the update moves γ of the
-    way to the target ``w BaseRTT/RTT + α`` each RTT, at most doubling)."""
-    return np.minimum(gamma * (alpha - delta), w) / rtt
-
-
-Fast.ode_form = OdeForm(_fast_rate, 0.5, "dw/dt = min(γ(α − Δ), w)/RTT; a loss halves the window")

@@ -34,6 +34,11 @@ from .vegas import INITIAL_WINDOW
 __all__ = ["Reno"]
 
 
+def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
+    """Reno's congestion avoidance as a rate: one packet per RTT (Misra-Gong-Towsley)."""
+    return 1.0 / rtt
+
+
 class Reno(CompiledLaw):
     """TCP Reno: slow start, AIMD, fast retransmit/recovery, timeout.
 
@@ -45,7 +50,9 @@ class Reno(CompiledLaw):
     """
 
     name: ClassVar[str] = "reno"
-    ode_form: ClassVar[OdeForm | None] = None  # set below the class
+    ode_form: ClassVar[OdeForm | None] = OdeForm(
+        _reno_rate, 0.5, "dw/dt = 1/RTT; a loss halves the window (MGT)"
+    )
     #: the accepted values of ``recovery``
     RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse", "newreno")
     parameters: ClassVar[tuple[Parameter, ...]] = (
@@ -127,11 +134,3 @@ def _reno_loss(
 
 
 _RENO_LOSS = Kernel(_reno_loss, "wwIibrw", uses=(check_index, fmax))
-
-
-def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
-    """Reno's congestion avoidance as a rate: one packet per RTT (Misra-Gong-Towsley)."""
-    return 1.0 / rtt
-
-
-Reno.ode_form = OdeForm(_reno_rate, 0.5, "dw/dt = 1/RTT; a loss halves the window (MGT)")

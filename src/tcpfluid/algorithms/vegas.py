@@ -78,6 +78,15 @@ INITIAL_WINDOW = Parameter(
 THRESHOLDS = (ALPHA, BETA, GAMMA)
 
 
+def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
+    """Vegas's rule as a rate: ±1 packet per RTT (eq. 2 of the Quick Vegas paper), ``sign/RTT``."""
+    return sign / rtt
+
+
+#: +1/RTT below α, −1/RTT above β (eq. 2 of the Quick Vegas paper); Vegas's 3/4 rule on a loss
+VEGAS_ODE_FORM = OdeForm(_vegas_rate, 0.25, "dw/dt = s(Δ)/RTT, s the ramped sign of eq. (2)")
+
+
 class Vegas(CompiledLaw):
     """TCP Vegas: slow start with γ, congestion avoidance with α and β (the Quick Vegas
     paper, §3.1).
@@ -95,7 +104,7 @@ class Vegas(CompiledLaw):
     #: a steady window may dither by one move of its ±1-packet-per-round rule (packets
     #: quantise Δ at the band's edges)
     cycle_amplitude_pkts: ClassVar[float] = 1.0
-    ode_form: ClassVar[OdeForm | None] = None  # set below the class (it names _vegas_rate)
+    ode_form: ClassVar[OdeForm | None] = VEGAS_ODE_FORM
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False
     #: decides on its sender's Δ when given (:meth:`_round_rule`); Enhanced Vegas too, the
@@ -226,13 +235,3 @@ def _vegas_loss(
 _VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index, fmax))
 #: no Δ given (the rule computes eq (1)), or no sample RTTs (Δ given: :meth:`Vegas._decide`)
 _NO_DELTA = np.empty(0)
-
-
-def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
-    """Vegas's rule as a rate: ±1 packet per RTT (eq. 2 of the Quick Vegas paper), ``sign/RTT``."""
-    return sign / rtt
-
-
-#: +1/RTT below α, −1/RTT above β (eq. 2 of the Quick Vegas paper); Vegas's 3/4 rule on a loss
-VEGAS_ODE_FORM = OdeForm(_vegas_rate, 0.25, "dw/dt = s(Δ)/RTT, s the ramped sign of eq. (2)")
-Vegas.ode_form = VEGAS_ODE_FORM

@@ -23,10 +23,6 @@ from . import _core as C
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-#: an event count never reached (no yield to Python)
-NEVER = 1 << 62
-
-
 #: the senders' fast recoveries (``simulate_packets(fast_recovery=)``) and their kernel codes
 FAST_RECOVERIES = {"newreno": 0, "reno": 1, "reno-exit": 2, "ns2-vegas": 3, "ns2-fast": 4}
 #: the fast recovery that only a law with Vegas's loss rule may take (ns-2's
@@ -249,7 +245,7 @@ def event_heap(
     gf = np.zeros(C.NGF, dtype=np.float64)
     gf[[C.G_END, C.G_SAMPLE_DT, C.G_DEADLINE]] = sc.duration_s, sample_interval_s, math.inf
     gi = np.zeros(C.NGI, dtype=np.int64)
-    gi[C.G_YIELD_AT] = NEVER
+    gi[C.G_YIELD_AT] = 1 << 62  # an event count never reached: no yield to Python
     # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
     # compile it once more): the senders', the CBR sources' and the sampler's first events
     for k, t in enumerate([*flow_start_s.tolist(), *(c.start_s for c in sc.cbr), 0.0], nl):
