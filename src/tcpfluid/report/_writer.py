@@ -54,10 +54,6 @@ def _md_escape(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def _summary_rows(report: Report) -> list[tuple[str, str, int, int, float]]:
-    return [(s.name, s.title, s.n_rows, s.n_disagreements, s.elapsed_s) for s in report.sections]
-
-
 def _header(
     report: Report, command: str | None, mutations: Mapping[str, Any] | None = None
 ) -> list[str]:
@@ -123,8 +119,9 @@ def render_markdown(
     out += ["## This run", "", *_header(report, command, mutations), ""]
     out += ["## Sections", ""]
     out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
-    for name, title, n, bad, el in _summary_rows(report):
-        out.append(f"| [{_md_escape(title)}](#{name}) | {n} | {bad} | {el:.1f} |")
+    for s in report.sections:
+        n, bad, el = s.n_rows, s.n_disagreements, s.elapsed_s
+        out.append(f"| [{_md_escape(s.title)}](#{s.name}) | {n} | {bad} | {el:.1f} |")
     out.append("")
     for s in report.sections:
         out += _md_section(s, figures_rel, tables=tables)
@@ -236,10 +233,10 @@ def render_html(
         out.append("</ul>")
     head = "".join(f"<th>{h}</th>" for h in ("section", "rows", "DIFFERS", "compute time (s)"))
     out += ["<h2>Sections</h2>", f"<table><tr>{head}</tr>"]
-    for name, title, n, bad, el in _summary_rows(report):
+    for s in report.sections:
         out.append(
-            f'<tr><td><a href="#{e(name)}">{e(title)}</a></td><td>{n}</td>'
-            f"<td>{bad}</td><td>{el:.1f}</td></tr>"
+            f'<tr><td><a href="#{e(s.name)}">{e(s.title)}</a></td><td>{s.n_rows}</td>'
+            f"<td>{s.n_disagreements}</td><td>{s.elapsed_s:.1f}</td></tr>"
         )
     out.append("</table>")
     for s in report.sections:
