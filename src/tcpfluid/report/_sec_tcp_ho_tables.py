@@ -160,9 +160,8 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
     """Each flow's mean goodput against its RTT on the different-RTT network (Table 6)."""
     laws = _fair_laws(cfg, "6")
     fig, axes = plot.new_axes(len(laws))
-    axes = np.atleast_1d(axes)
     styles = {"packet": ("x", "-"), "rounds": ("o", "--"), "ode": (".", ":")}
-    for ax, law in zip(axes, laws, strict=True):
+    for ax, law in zip(np.atleast_1d(axes), laws, strict=True):
         for e, r in engine_results(res[law]):
             rtt = np.asarray(r["base_rtt_s"]) * 1e3
             mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
@@ -238,8 +237,7 @@ def _friend_figure(mixes: list[tuple[str, str, int, int, Any]], rows: list[Row])
     second scheme's mean) against the first scheme's count, per pairing."""
     pairs = list(dict.fromkeys(m[:2] for m in mixes))
     fig, axes = plot.new_axes(len(pairs))
-    axes = np.atleast_1d(axes)
-    for ax, (a, b) in zip(axes, pairs, strict=True):
+    for ax, (a, b) in zip(np.atleast_1d(axes), pairs, strict=True):
         items = [i for i, m in enumerate(mixes) if m[:2] == (a, b)]
         xs = [mixes[i][2] for i in items]
         for j, alg in enumerate((a, b)):

@@ -342,13 +342,12 @@ def _jain_figure(
     """A panel per router of Jain's index over 20-60 s: each of ``curves(router)``, the
     thesis's values (squares) and the packet simulator's (dotted, crosses)."""
     fig, axes = plot.new_axes(len(routers))
-    axes = np.atleast_1d(axes)
-    for ax, router in zip(axes, routers, strict=True):
+    for ax, router in zip(np.atleast_1d(axes), routers, strict=True):
         for color, x, docs, pk, label in curves(router):
             lines = [(docs, "thesis", {"marker": "s"}),
                      (pk, "packet sim", {"linestyle": ":", "marker": "x"})]  # fmt: skip
             draw_lines(ax, x, lines, label, color)
-        xl = xlabel if ax is axes[-1] else ""
+        xl = xlabel if router == routers[-1] else ""
         plot.finish(ax, xlabel=xl, ylabel="Jain's index, 20–60 s", title=router.upper(), fontsize=6)
     return Figure.from_matplotlib(fig, name, caption)
 

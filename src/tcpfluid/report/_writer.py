@@ -188,14 +188,11 @@ def _quantity(q: str, unit: str) -> str:
     return f"{q} ({unit})" if unit else q
 
 
-def _first_sentence(text: str, limit: int = 240) -> str:
-    """The intro's first sentence (index.html has the whole text)."""
-    head = text.split(". ", 1)[0].rstrip(".") + "."
-    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
-
-
 def _md_section(s: SectionResult, figures_rel: str, tables: bool = True) -> list[str]:
-    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", _first_sentence(s.intro)]
+    # the intro's first sentence, at most 240 characters (index.html has the whole text)
+    head = s.intro.split(". ", 1)[0].rstrip(".") + "."
+    head = head if len(head) <= 240 else head[:239].rstrip() + "…"
+    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", head]
     out += ["(The section's full text, its n/a reasons and every column: index.html.)", ""]
     for t in s.tables:
         out += _md_table(s.name, t, rows=tables)
