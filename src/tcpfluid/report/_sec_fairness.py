@@ -232,8 +232,7 @@ def _as_rows(case: tuple[str, str, dict[str, Any], str], runs: Runs) -> Iterator
         cf = mu_f
     else:
         cf = NA("no closed form for this throughput in the asymmetric-networks paper")
-    pv = run_value(runs["packet"], ("throughput_pps", 0), "", "")
-    rv = run_value(runs["rounds"], ("throughput_pps", 0), "", "")
+    pv, rv = (run_value(runs[e], ("throughput_pps", 0), "", "") for e in ("packet", "rounds"))
     ov = run_value(runs["ode"], ("summary", "throughput_pps", 0), "", "")
     setting = f"{_NAMES[a]}, k = {o['k']:g}"
     if tab == "II":

@@ -96,8 +96,7 @@ def ho_table_run(
     }
 
 
-_MODULE = "tcpfluid.report._sec_tcp_ho_tables"
-_RUN = f"{_MODULE}:ho_table_run"
+_RUN = f"{__name__}:ho_table_run"
 
 
 # ====================================================================== Tables 5 and 6
@@ -352,7 +351,7 @@ def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]])
 ITCP_TABLES = CaseSection(
     "itcp-tables", "iTCP-Vegas paper Tables 1-2", _itcp_cases,
     lambda cfg, c, e: Task(
-        f"{_MODULE}:itcp_run", {"algorithm": c[1], "overrides": c[2], "engine": e},
+        f"{__name__}:itcp_run", {"algorithm": c[1], "overrides": c[2], "engine": e},
         f"iTCP-Vegas paper {c[0]}: {e} {c[1]}",
     ),
     lambda c, runs: ((c[0].split("/")[0], r) for r in _itcp_rows(c[0], c[1], runs)),
