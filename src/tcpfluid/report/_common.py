@@ -88,8 +88,6 @@ def doc(key: str) -> float:
 
 def num(x: Any, reason: str) -> float | NA:
     """``x`` as a float, or :class:`NA` with ``reason`` when it is None/NaN/inf."""
-    if x is None:
-        return NA(reason)
     try:
         v = float(x)
     except (TypeError, ValueError):

@@ -73,12 +73,8 @@ def envelope(
     count = np.bincount(which, minlength=n)
     np.fmin.at(lo, which, ya)
     np.fmax.at(hi, which, ya)
-    mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
-    for arr in (lo, hi, mean):  # carry the last value over empty windows
-        for i in range(1, n):
-            if np.isnan(arr[i]):
-                arr[i] = arr[i - 1]
-    return edges[:-1], lo, hi, mean
+    last = np.maximum.accumulate(np.where(count > 0, np.arange(n), 0))  # the last non-empty
+    return edges[:-1], lo[last], hi[last], (total / np.maximum(count, 1))[last]
 
 
 @dataclass(frozen=True)

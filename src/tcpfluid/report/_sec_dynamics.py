@@ -93,20 +93,14 @@ _BASIC_PRINTED = {
         "ss_exit_time_s": "000/fig1/ss_exit_time",
         "settled_window": "000/fig1/equilibrium_window",
         "time_to_equilibrium_s": "000/fig1/time_to_equilibrium",
-        "halved": "000/5.1/vegas/halved",
-        "doubled": "000/5.1/vegas/doubled",
-        "max_queue": "000/5.1/vegas/max_queue",
+        **{k: f"000/5.1/vegas/{k}" for k in ("halved", "doubled", "max_queue")},
     },
-    "quick-vegas": {
-        "time_to_equilibrium_s": "000/5.1/qv/ramp_up",
-        "halved": "000/5.1/qv/halved",
-        "doubled": "000/5.1/qv/doubled",
-        "max_queue": "000/5.1/qv/max_queue",
-    },
-    "fast": {
-        "time_to_equilibrium_s": "000/5.1/fast/ramp_up",
-        "halved": "000/5.1/fast/halved",
-        "doubled": "000/5.1/fast/doubled",
+    **{
+        a: {"time_to_equilibrium_s": f"000/5.1/{s}/ramp_up", **{k: f"000/5.1/{s}/{k}" for k in ks}}
+        for a, s, ks in (
+            ("quick-vegas", "qv", ("halved", "doubled", "max_queue")),
+            ("fast", "fast", ("halved", "doubled")),
+        )
     },
 }
 

@@ -122,12 +122,6 @@ def _packet_jain(res: Result) -> float:
     return float(jain_index([row[m].mean() for row in res.throughput_pps]))
 
 
-def _th_task(cfg: ReportConfig, case: tuple[str, int], _: str) -> Task:
-    s, x2 = case
-    kw = {"x2_ms": x2, "setting": s, "start_offsets_s": THESIS_START_OFFSETS_S}
-    return Task("tcpfluid.report._sec_fairness:thesis_run", kw, f"thesis: {s} x2={x2} ms")
-
-
 def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     """The row of one thesis point from :func:`thesis_run`'s result ``r`` against Table
     3.16, with the packet runs' [min, max] over connection 2's start as phase columns."""
@@ -181,7 +175,12 @@ def _th_figure(cfg: ReportConfig, rows: list[Row]) -> Figure:
 
 THESIS_FAIRNESS = CaseSection(
     "thesis-fairness", "Two-flow fairness (thesis)",
-    lambda cfg: [(s, x2) for s in _SETTINGS for x2 in _th_grid(cfg)], _th_task,
+    lambda cfg: [(s, x2) for s in _SETTINGS for x2 in _th_grid(cfg)],
+    lambda cfg, c, _: Task(
+        f"{__name__}:thesis_run",
+        {"x2_ms": c[1], "setting": c[0], "start_offsets_s": THESIS_START_OFFSETS_S},
+        f"thesis: {c[0]} x2={c[1]} ms",
+    ),
     lambda case, runs: (("", _th_row(case[0], case[1], runs[ALL])),),
     figures=lambda cfg, _, tables: (_th_figure(cfg, tables[""]),),
     fields=lambda cfg: {"one_delay": _ONE_DELAY, "phase_min": PHASE_MIN, "phase_max": PHASE_MAX},
@@ -233,8 +232,7 @@ def _as_rows(case: tuple[str, str, dict[str, Any], str], runs: Runs) -> Iterator
         cf = mu_f
     else:
         cf = NA("no closed form for this throughput in the asymmetric-networks paper")
-    pv = run_value(runs["packet"], ("throughput_pps", 0), "", "")
-    rv = run_value(runs["rounds"], ("throughput_pps", 0), "", "")
+    pv, rv = (run_value(runs[e], ("throughput_pps", 0), "", "") for e in ("packet", "rounds"))
     ov = run_value(runs["ode"], ("summary", "throughput_pps", 0), "", "")
     setting = f"{_NAMES[a]}, k = {o['k']:g}"
     if tab == "II":

@@ -96,8 +96,7 @@ def ho_table_run(
     }
 
 
-_MODULE = "tcpfluid.report._sec_tcp_ho_tables"
-_RUN = f"{_MODULE}:ho_table_run"
+_RUN = f"{__name__}:ho_table_run"
 
 
 # ====================================================================== Tables 5 and 6
@@ -160,9 +159,8 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
     """Each flow's mean goodput against its RTT on the different-RTT network (Table 6)."""
     laws = _fair_laws(cfg, "6")
     fig, axes = plot.new_axes(len(laws))
-    axes = np.atleast_1d(axes)
     styles = {"packet": ("x", "-"), "rounds": ("o", "--"), "ode": (".", ":")}
-    for ax, law in zip(axes, laws, strict=True):
+    for ax, law in zip(np.atleast_1d(axes), laws, strict=True):
         for e, r in engine_results(res[law]):
             rtt = np.asarray(r["base_rtt_s"]) * 1e3
             mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
@@ -238,8 +236,7 @@ def _friend_figure(mixes: list[tuple[str, str, int, int, Any]], rows: list[Row])
     second scheme's mean) against the first scheme's count, per pairing."""
     pairs = list(dict.fromkeys(m[:2] for m in mixes))
     fig, axes = plot.new_axes(len(pairs))
-    axes = np.atleast_1d(axes)
-    for ax, (a, b) in zip(axes, pairs, strict=True):
+    for ax, (a, b) in zip(np.atleast_1d(axes), pairs, strict=True):
         items = [i for i, m in enumerate(mixes) if m[:2] == (a, b)]
         xs = [mixes[i][2] for i in items]
         for j, alg in enumerate((a, b)):
@@ -354,7 +351,7 @@ def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]])
 ITCP_TABLES = CaseSection(
     "itcp-tables", "iTCP-Vegas paper Tables 1-2", _itcp_cases,
     lambda cfg, c, e: Task(
-        f"{_MODULE}:itcp_run", {"algorithm": c[1], "overrides": c[2], "engine": e},
+        f"{__name__}:itcp_run", {"algorithm": c[1], "overrides": c[2], "engine": e},
         f"iTCP-Vegas paper {c[0]}: {e} {c[1]}",
     ),
     lambda c, runs: ((c[0].split("/")[0], r) for r in _itcp_rows(c[0], c[1], runs)),

@@ -325,12 +325,6 @@ def _mf_rows(case: tuple[str, int, Any], runs: dict[Any, Any]) -> Iterator[tuple
     yield from _mix_rows(full, router, n)
 
 
-def _mf_figures(cfg: ReportConfig, runs: list[tuple[Any, Any]]) -> tuple[Figure, Figure]:
-    every = {(*c[:2], *k): r for c, rs in runs for k, r in rs.items()}
-    counts, routers = _mf_grid(cfg)
-    return _mf_figure(every, routers, counts), _mix_figure(every, routers, counts)
-
-
 #: a curve of a Jain's-index panel: (color, x, the thesis's values, the packet
 #: simulator's, label)
 _Curve = tuple[str, Any, list[float], list[float], str]
@@ -342,55 +336,50 @@ def _jain_figure(
     """A panel per router of Jain's index over 20-60 s: each of ``curves(router)``, the
     thesis's values (squares) and the packet simulator's (dotted, crosses)."""
     fig, axes = plot.new_axes(len(routers))
-    axes = np.atleast_1d(axes)
-    for ax, router in zip(axes, routers, strict=True):
+    for ax, router in zip(np.atleast_1d(axes), routers, strict=True):
         for color, x, docs, pk, label in curves(router):
             lines = [(docs, "thesis", {"marker": "s"}),
                      (pk, "packet sim", {"linestyle": ":", "marker": "x"})]  # fmt: skip
             draw_lines(ax, x, lines, label, color)
-        xl = xlabel if ax is axes[-1] else ""
+        xl = xlabel if router == routers[-1] else ""
         plot.finish(ax, xlabel=xl, ylabel="Jain's index, 20–60 s", title=router.upper(), fontsize=6)
     return Figure.from_matplotlib(fig, name, caption)
 
 
-def _packet_jain(runs: dict[Any, Any], key: _Case) -> float:
-    return float(runs[key].get("jain", np.nan)) if key in runs else np.nan
-
-
-def _mix_figure(
-    runs: dict[_Case, Any], routers: tuple[str, ...], counts: tuple[int, ...]
-) -> Figure:
-    """Jain's index against the share of Vegas-3 flows (Tsang's thesis Figs. 3.29a/b)."""
+def _mf_figures(cfg: ReportConfig, runs: list[tuple[Any, Any]]) -> tuple[Figure, Figure]:
+    """Jain's index of N flows of one law against N (Tsang's thesis Figs. 3.25a/b), and of
+    the mixes against the share of Vegas-3 flows (Figs. 3.29a/b)."""
+    every = {(*c[:2], *k): r for c, rs in runs for k, r in rs.items()}
+    counts, routers = _mf_grid(cfg)
     shares = (0, *MIX_PERCENTS, 100)
 
-    def curves(router: str) -> Iterator[_Curve]:
+    def packet_jain(*run: Any) -> float:  # of (router, flows, law, vegas %); NaN: not run
+        r = every.get((*run, "packet"))
+        return np.nan if r is None else float(r.get("jain", np.nan))
+
+    def alone(router: str) -> Iterator[_Curve]:
+        tab = table_of("3.21", router)
+        for i, law in enumerate(("reno", "vegas-1", "vegas-2", "vegas-3")):
+            if (router, counts[0], law, 100, "packet") not in every:
+                continue
+            key = "before" if law == "reno" else "after"
+            docs = [doc(f"001/table{tab}/{router}/{law}/n{n}/{key}") for n in counts]
+            pk = [packet_jain(router, n, law, 100) for n in counts]
+            yield f"C{i}", counts, docs, pk, law.capitalize()
+
+    def mixes(router: str) -> Iterator[_Curve]:
         tab = table_of("3.22", router)
         for i, n in enumerate(counts):
             base = f"001/table{tab}/{router}/n{n}/"
             docs = [doc(base + ("vegas0" if p == 0 else f"vegas-3/vegas{p}")) for p in shares]
             keys = [(router, n, "vegas-3", p) if p else (router, n, "reno", 100) for p in shares]
-            pk = [_packet_jain(runs, (*k, "packet")) for k in keys]
-            yield f"C{i}", shares, docs, pk, f"{n} flows"
+            yield f"C{i}", shares, docs, [packet_jain(*k) for k in keys], f"{n} flows"
 
-    cap = prose("thesis-many-flows", "mix_figure")
-    return _jain_figure(routers, curves, "Vegas-3 flows (%)", "thesis_mixes", cap)
-
-
-def _mf_figure(runs: dict[_Case, Any], routers: tuple[str, ...], counts: tuple[int, ...]) -> Figure:
-    """Jain's index of N flows of one law against N (Tsang's thesis Figs. 3.25a/b)."""
-
-    def curves(router: str) -> Iterator[_Curve]:
-        tab = table_of("3.21", router)
-        for i, law in enumerate(("reno", "vegas-1", "vegas-2", "vegas-3")):
-            if (router, counts[0], law, 100, "packet") not in runs:
-                continue
-            key = "before" if law == "reno" else "after"
-            docs = [doc(f"001/table{tab}/{router}/{law}/n{n}/{key}") for n in counts]
-            pk = [_packet_jain(runs, (router, n, law, 100, "packet")) for n in counts]
-            yield f"C{i}", counts, docs, pk, law.capitalize()
-
-    cap = prose("thesis-many-flows", "figure")
-    return _jain_figure(routers, curves, "active flows", "thesis_many_flows", cap)
+    cap, mix_cap = (prose("thesis-many-flows", k) for k in ("figure", "mix_figure"))
+    return (
+        _jain_figure(routers, alone, "active flows", "thesis_many_flows", cap),
+        _jain_figure(routers, mixes, "Vegas-3 flows (%)", "thesis_mixes", mix_cap),
+    )
 
 
 THESIS_MANY_FLOWS = CaseSection(

@@ -42,8 +42,6 @@ from ._thesis_ns2 import (
     ns2_packet_options,
 )
 
-_MODULE = "tcpfluid.report._sec_thesis_tables"
-
 # ============================================================ Tables 3.2-3.4 (one Vegas-δ)
 #: the thesis's δ of Tables 3.2-3.4
 VEGAS_DELTAS = (1, 2, 3, 4, 5, 10)
@@ -155,7 +153,7 @@ def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figu
 THESIS_VEGAS_DELTA = CaseSection(
     "thesis-vegas-delta", "One Vegas-δ flow (thesis)", _vd_deltas,
     lambda cfg, d, e: Task(
-        f"{_MODULE}:vegas_delta_run", {"delta": d, "duration_s": _vd_duration(cfg), "engine": e},
+        f"{__name__}:vegas_delta_run", {"delta": d, "duration_s": _vd_duration(cfg), "engine": e},
         f"thesis vegas-delta: {e} δ={d}",
     ),
     _vd_rows, ("3.2", "3.3", "3.4"),
@@ -251,7 +249,7 @@ def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
 THESIS_RENO = CaseSection(
     "thesis-reno", "Two Reno flows (thesis)", _reno_grid,
     lambda cfg, x2, e: Task(
-        f"{_MODULE}:reno_two_flow_run", {"x2_ms": x2, "engine": e}, f"thesis reno: {e} x2={x2} ms"
+        f"{__name__}:reno_two_flow_run", {"x2_ms": x2, "engine": e}, f"thesis reno: {e} x2={x2} ms"
     ),
     _reno_rows, ("fair", "goodput"),
     figures=lambda cfg, _, tables: (_reno_figure(tables["goodput"], _reno_grid(cfg)),),

@@ -54,10 +54,6 @@ def _md_escape(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def _summary_rows(report: Report) -> list[tuple[str, str, int, int, float]]:
-    return [(s.name, s.title, s.n_rows, s.n_disagreements, s.elapsed_s) for s in report.sections]
-
-
 def _header(
     report: Report, command: str | None, mutations: Mapping[str, Any] | None = None
 ) -> list[str]:
@@ -123,8 +119,9 @@ def render_markdown(
     out += ["## This run", "", *_header(report, command, mutations), ""]
     out += ["## Sections", ""]
     out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
-    for name, title, n, bad, el in _summary_rows(report):
-        out.append(f"| [{_md_escape(title)}](#{name}) | {n} | {bad} | {el:.1f} |")
+    for s in report.sections:
+        n, bad, el = s.n_rows, s.n_disagreements, s.elapsed_s
+        out.append(f"| [{_md_escape(s.title)}](#{s.name}) | {n} | {bad} | {el:.1f} |")
     out.append("")
     for s in report.sections:
         out += _md_section(s, figures_rel, tables=tables)
@@ -191,14 +188,11 @@ def _quantity(q: str, unit: str) -> str:
     return f"{q} ({unit})" if unit else q
 
 
-def _first_sentence(text: str, limit: int = 240) -> str:
-    """The intro's first sentence (index.html has the whole text)."""
-    head = text.split(". ", 1)[0].rstrip(".") + "."
-    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
-
-
 def _md_section(s: SectionResult, figures_rel: str, tables: bool = True) -> list[str]:
-    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", _first_sentence(s.intro)]
+    # the intro's first sentence, at most 240 characters (index.html has the whole text)
+    head = s.intro.split(". ", 1)[0].rstrip(".") + "."
+    head = head if len(head) <= 240 else head[:239].rstrip() + "…"
+    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", head]
     out += ["(The section's full text, its n/a reasons and every column: index.html.)", ""]
     for t in s.tables:
         out += _md_table(s.name, t, rows=tables)
@@ -236,10 +230,10 @@ def render_html(
         out.append("</ul>")
     head = "".join(f"<th>{h}</th>" for h in ("section", "rows", "DIFFERS", "compute time (s)"))
     out += ["<h2>Sections</h2>", f"<table><tr>{head}</tr>"]
-    for name, title, n, bad, el in _summary_rows(report):
+    for s in report.sections:
         out.append(
-            f'<tr><td><a href="#{e(name)}">{e(title)}</a></td><td>{n}</td>'
-            f"<td>{bad}</td><td>{el:.1f}</td></tr>"
+            f'<tr><td><a href="#{e(s.name)}">{e(s.title)}</a></td><td>{s.n_rows}</td>'
+            f"<td>{s.n_disagreements}</td><td>{s.elapsed_s:.1f}</td></tr>"
         )
     out.append("</table>")
     for s in report.sections:
