@@ -24,6 +24,7 @@ from .._validation import (
     check_range,
 )
 from . import _hybrid_kernel as K
+from ._rounds_inputs import option_checker
 from ._rounds_law import DROP_SHARES
 from ._rounds_physics import INITIAL_RTO_S, start_lockout, timer_retransmissions
 
@@ -73,10 +74,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "progress": check_progress,
 }
 
-
-def check_options(**given: Any) -> dict[str, Any]:
-    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule."""
-    return {name: OPTION_RULES[name](value) for name, value in given.items()}
+check_options = option_checker(OPTION_RULES)
 
 
 class Run(NamedTuple):

@@ -339,14 +339,12 @@ class _Laws:
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
                 self.bands[j] = law_band(lw)
                 self.fine[j] = getattr(lw, "sender", ControlLaw.sender).fine_retransmit
-        act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         #: each flow's first action and its law's phase when it starts
-        self.init_cwnd, self.init_incr, self.init_cap, self.init_phase = np.empty((4, n))
-        for (_, ix), a, fr in zip(self.groups, act, self.fresh, strict=True):
-            self.init_cwnd[ix] = a.cwnd
-            self.init_incr[ix] = a.incr
-            self.init_cap[ix] = a.cap
-            self.init_phase[ix] = fr["phase"]
+        self.init_cwnd, self.init_incr, self.init_cap, self.init_phase = init = np.empty((4, n))
+        for (lw, ix), st, fr in zip(self.groups, self.states, self.fresh, strict=True):
+            a = lw.initial_action(st)
+            for row, value in zip(init, (a.cwnd, a.incr, a.cap, fr["phase"]), strict=True):
+                row[ix] = value
 
     def restart(self, mask: NDArray[np.bool_]) -> None:
         """Fresh state for the flows in ``mask``."""

@@ -245,7 +245,18 @@ def simulate_ode(
     ValueError, TypeError
         On invalid input, before any integration.
     """
-    flows = _check_flows(flows)
+    flows = (flows,) if isinstance(flows, OdeFlow) else tuple(flows)
+    if len(flows) == 0:
+        raise ValueError("flows must hold at least one OdeFlow, got an empty sequence")
+    for i, f in enumerate(flows):
+        if not isinstance(f, OdeFlow):
+            raise TypeError(f"flows[{i}] must be an OdeFlow, got {f!r} ({type(f).__name__})")
+        if f.law not in ODE_LAWS:
+            raise ValueError(
+                f"flows[{i}] runs {f.law!r}, which has no classical ODE right-hand side "
+                f"({', '.join(ODE_LAWS)} have one); run it on the hybrid model "
+                "(tcpfluid.fluid.simulate_hybrid, or simulate_scenario_ode)"
+            )
     if not isinstance(path, Path):
         raise TypeError(f"path must be a tcpfluid.Path, got {path!r} ({type(path).__name__})")
     t_end = _time("t_end_s", t_end_s)
@@ -288,26 +299,6 @@ def simulate_ode(
         changes = bandwidth_changes([(c[1], c[2]) for c in cross], t_end)
         summary = _summarise(model, Y, kw, (m_from, t_end), changes)
     return OdeResult(**kw, status=status, message=message, summary=summary)
-
-
-def _check_flows(flows: OdeFlow | Sequence[OdeFlow]) -> tuple[OdeFlow, ...]:
-    """The flows of :func:`simulate_ode` as a tuple: at least one, each an
-    :class:`OdeFlow` whose law has a classical right-hand side."""
-    if isinstance(flows, OdeFlow):
-        flows = [flows]
-    flows = tuple(flows)
-    if len(flows) == 0:
-        raise ValueError("flows must hold at least one OdeFlow, got an empty sequence")
-    for i, f in enumerate(flows):
-        if not isinstance(f, OdeFlow):
-            raise TypeError(f"flows[{i}] must be an OdeFlow, got {f!r} ({type(f).__name__})")
-        if f.law not in ODE_LAWS:
-            raise ValueError(
-                f"flows[{i}] runs {f.law!r}, which has no classical ODE right-hand side "
-                f"({', '.join(ODE_LAWS)} have one); run it on the hybrid model "
-                "(tcpfluid.fluid.simulate_hybrid, or simulate_scenario_ode)"
-            )
-    return flows
 
 
 def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:

@@ -234,10 +234,7 @@ class RedQueue(RedParameters):
         return self.w_q
 
     def __repr__(self) -> str:
-        return (
-            f"RedQueue(min_th_pkts={self.min_th_pkts!r}, max_th_pkts={self.max_th_pkts!r}, "
-            f"max_p={self.max_p!r}, weight={self.w_q!r}, gentle={self.gentle!r})"
-        )
+        return f"RedQueue({', '.join(f'{k}={v!r}' for k, v in self.to_dict().items())})"
 
     def parameters(self) -> RedParameters:
         """The same gateway as a plain :class:`tcpfluid.queueing.RedParameters`."""

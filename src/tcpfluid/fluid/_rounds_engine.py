@@ -144,11 +144,10 @@ class RoundEngine:
             return None
         S, F = self.S, self.F
         d = self._flow_d()
-        buf = np.broadcast_to(self.batch.buffer_pkts, (S,))
         locked = np.zeros(self.n, dtype=bool)
         for s in range(S):
             on = slice(s * F, (s + 1) * F)
-            locked[on] = start_lockout(self.start_n[on], d[on], float(buf[s]))
+            locked[on] = start_lockout(self.start_n[on], d[on], float(self.batch.buffer_pkts[s]))
         if not locked.any():
             return None
         self.start_n[locked] += INITIAL_RTO_S
@@ -172,8 +171,7 @@ class RoundEngine:
         """The flows with places in the round's burst and the class whose rounds place them."""
         S, F = self.S, self.F
         d = self._flow_d()
-        rows = (S, F)  # the flows scenario by scenario
-        placed, cycles = placed_flows(*(a.reshape(rows) for a in (self.start_n, d, self.cwnd0)))
+        placed, cycles = placed_flows(*(a.reshape(S, F) for a in (self.start_n, d, self.cwnd0)))
         placed = placed.reshape(-1)
         if not placed.any():
             return

@@ -231,9 +231,12 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def check_options(**given: Any) -> dict[str, Any]:
-    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule."""
-    return {name: OPTION_RULES[name](value) for name, value in given.items()}
+def option_checker(rules: dict[str, Callable[[Any], Any]]) -> Callable[..., dict[str, Any]]:
+    """The check of options given as keywords (names of ``rules``), each by its rule."""
+    return lambda **given: {name: rules[name](value) for name, value in given.items()}
+
+
+check_options = option_checker(OPTION_RULES)
 
 
 class _Run(NamedTuple):

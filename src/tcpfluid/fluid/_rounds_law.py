@@ -51,13 +51,8 @@ def _react_to_losses(
     timeout |= False if timer is None else (timer if every else timer[flows])
     b = burst[flows] if burst is not None else None
     groups = []
-    for to, bu in itertools.product((True, False), (False, True)):
-        if b is None:
-            if bu:
-                continue
-            mask = timeout == to
-        else:
-            mask = (timeout == to) & (b == bu)
+    for to, bu in itertools.product((True, False), (False,) if b is None else (False, True)):
+        mask = timeout == to if b is None else (timeout == to) & (b == bu)
         if all_of(mask):  # (one kind: every flow hit)
             groups.append((loss_kind(to, bu), flows, w_hit))
             break

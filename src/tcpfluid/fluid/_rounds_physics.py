@@ -395,10 +395,7 @@ class BurstPlaces:
         ramp = (R[rk.Q_MAX] - R[rk.Q_MIN]) * R[rk.INV_MU]  # the round's queue ramp, s
         zs, total = np.where(placed, grow, 0.0), grow.sum(axis=1)
         off = place_offsets(zs, placed, total, ramp[:S], self.cycles, self.out)
-        row = self.rows[k % (lag + 1)]
-        row[0] = (off[1] if self.model == "last" else off[0]).reshape(-1)
-        row[1] = off[1].reshape(-1)
-        row[2] = off[2].reshape(-1)
+        self.rows[k % (lag + 1)][:] = off[[1 if self.model == "last" else 0, 1, 2]].reshape(3, -1)
         read = self.rows[max(k - lag, 0) % (lag + 1)]
         r_min, r_mean, r_max, f_min, f_mean = (per_flow(x, m) for x in rtts)
         mean = r_mean + read[0]

@@ -337,12 +337,9 @@ class _Recorder:
         if w1 is not out[0]:
             self.window[k] = w1.reshape(S, F)
         self.phase[k] = phase.reshape(S, F)
-        if self.delta is not None:
-            self.delta[k] = delta.reshape(S, F)  # type: ignore[union-attr]
-        if self.rtt is not None:
-            self.rtt[k] = rtt_mean
-        if self.queue is not None:
-            self.queue[k] = queue
+        for arr, value in ((self.delta, delta), (self.rtt, rtt_mean), (self.queue, queue)):
+            if arr is not None:
+                arr[k] = np.reshape(value, arr.shape[1:])  # type: ignore[arg-type]
         if self.thr is not None and thr is not out[1]:
             self.thr[k] = thr.reshape(S, F)  # type: ignore[union-attr]
         self.n = k + 1

@@ -224,7 +224,6 @@ def _run_steps(
     Python, progress)."""
     mu, t_end, buf, dt, n_steps = run.mu, run.t_end, run.buf, run.dt, run.n_steps
     ff, g = st.ff, st.g
-    F = run.d.size
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
     box.ig[K.I_PAUSE] = pause
     next_report = time.monotonic()
@@ -249,7 +248,7 @@ def _run_steps(
                     K.place_round(ff, j, laws.init_phase[j])  # its round 0
                 g[K.G_REDO] = 1.0  # every flow's sending is computed again
             elif code == K.GROW:
-                box.grow(F)
+                box.grow(run.d.size)
             elif code == K.DECIDE:
                 box.python_decisions(laws, ff, st.touched, g, k * dt)
             elif code == K.PAUSE:

@@ -96,10 +96,6 @@ def _reduced(scenario: Any) -> tuple[Any, OdeProblem]:
     flows' columns, one law and one (frozen) flow object per distinct description."""
     from ..scenarios.reduction import fluid_view
 
-    if not isinstance(scenario, Scenario):
-        raise TypeError(
-            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
-        )
     view: Any = fluid_view(scenario, engine="ode")
     table = view.flows.table
     table.check_algorithms(view.scenario.name)

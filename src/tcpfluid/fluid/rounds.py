@@ -357,26 +357,18 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     return simulate_rounds_async(law, view.path, view.base_rtt_s, red=view.red, **common, **options)
 
 
-def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
-    """The one law that steps a scenario's flows: their common law, or a
-    :class:`~tcpfluid.algorithms.mixed.MixedLaw` of one law per distinct (algorithm,
-    parameters) in order of first appearance.
+def scenario_law(name: str, flows: Any) -> ControlLaw:
+    """The one law that steps a scenario's flows (its ``flows``, whose columns hold one entry
+    per distinct law): their common law, or a :class:`~tcpfluid.algorithms.mixed.MixedLaw`
+    of one law per distinct (algorithm, parameters) in order of first appearance.
 
     Raises
     ------
     ValueError
         If a flow has no algorithm (named, with how to give one).
     """
-    from ..scenarios._columns import FlowSeq, canonical_laws, check_algorithms
-
-    if isinstance(flows, FlowSeq):  # the scenario's columns: one entry per distinct law
-        which, keys = flows.table.law, flows.table.laws
-        flows.table.check_algorithms(name)
-    else:
-        which, keys = canonical_laws(
-            np.arange(len(flows), dtype=np.int64), [(f.algorithm, f.params) for f in flows]
-        )
-        check_algorithms(name, which, keys, [f.name for f in flows])
+    which, keys = flows.table.law, flows.table.laws
+    flows.table.check_algorithms(name)
     laws = [get_law(str(alg), **params) for alg, params in keys]
     if len(laws) == 1:
         return laws[0]
