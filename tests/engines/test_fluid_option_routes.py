@@ -285,3 +285,17 @@ def test_the_overflow_in_runs_takes_one_scenario() -> None:
         ValueError, match="overflow_in_runs=True takes one scenario, got a batch of 2"
     ):
         simulate_rounds(get_law("reno"), paths, rounds=3, overflow_in_runs=True)
+
+
+def test_the_ode_scenario_function_names_an_unknown_option() -> None:
+    """``simulate_scenario_ode`` refuses an option neither of its models takes by its own
+    name, listing the options, on either model (not a private helper's keyword error)."""
+    from tcpfluid.fluid.ode import simulate_scenario_ode
+
+    for model in ("auto", "hybrid", "classical"):
+        with pytest.raises(TypeError) as got:
+            simulate_scenario_ode(_one_flow(), model=model, warp=2)
+        message = str(got.value)
+        assert message.startswith("simulate_scenario_ode() got the unknown option 'warp'; ")
+        for option in ("n_points", "measure_from_s", "rtol", "dt_s", "timeout_loss_fraction"):
+            assert option in message

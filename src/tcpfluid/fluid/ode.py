@@ -169,10 +169,18 @@ def simulate_scenario_ode(
             raise TypeError(
                 f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
             )
+    from ..engines._ode import CLASSICAL_ONLY
+
+    known = ("n_points", "measure_from_s", *CLASSICAL_ONLY)
+    if unknown := sorted(set(options) - set(known)):
+        named = sorted({*known, *HYBRID_OPTIONS, "model"})
+        raise TypeError(
+            f"simulate_scenario_ode() got the unknown option {unknown[0]!r}; options: "
+            f"{', '.join(named)}"
+        )
     readings = {k: v for k, v in locals().items() if k in HYBRID_OPTIONS and v is not None}
     readings.pop("progress", None)
     view, prob = _reduced(scenario)  # once: the hybrid model runs it too
-    from ..engines._ode import CLASSICAL_ONLY
 
     classical = [k for k in CLASSICAL_ONLY if k in options]
     if choose_model(model, classical, list(readings)) == "hybrid":
