@@ -299,3 +299,23 @@ def test_the_ode_scenario_function_names_an_unknown_option() -> None:
         assert message.startswith("simulate_scenario_ode() got the unknown option 'warp'; ")
         for option in ("n_points", "measure_from_s", "rtol", "dt_s", "timeout_loss_fraction"):
             assert option in message
+
+
+def test_the_hybrid_scenario_function_takes_every_run_option_and_names_an_unknown_one() -> None:
+    """``simulate_scenario_hybrid`` passes on every keyword of ``simulate_hybrid`` that the
+    scenario does not give (read off the signature), and refuses any other by its name."""
+    import inspect
+
+    from tcpfluid.fluid import hybrid
+
+    from_scenario = {
+        "law", "mu_pps", "base_rtt_s", "duration_s", "buffer_pkts", "red", "reverse_mu_pps",
+        "reverse_buffer_pkts", "cross_traffic", "flow_start_s", "flow_stop_s", "flow_lead_s",
+        "flow_spacing_s",
+    }  # fmt: skip
+    own = set(inspect.signature(hybrid.simulate_hybrid).parameters) - from_scenario
+    assert set(hybrid.SCENARIO_OPTIONS) == own
+    with pytest.raises(TypeError, match=r"^simulate_scenario_hybrid\(\) got the unknown option"):
+        simulate_scenario_hybrid(_one_flow(), warp=2)
+    with pytest.raises(TypeError, match="unknown option 'mu_pps'"):
+        simulate_scenario_hybrid(_one_flow(), mu_pps=100.0)

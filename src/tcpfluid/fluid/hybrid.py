@@ -332,7 +332,21 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
 
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
+    if unknown := sorted(set(options) - set(SCENARIO_OPTIONS)):
+        raise TypeError(
+            f"simulate_scenario_hybrid() got the unknown option {unknown[0]!r}; options: "
+            f"{', '.join(SCENARIO_OPTIONS)}"
+        )
     return _simulate_view(scenario, fluid_view(scenario, engine="ode"), **options)
+
+
+#: the options :func:`simulate_scenario_hybrid` passes on to :func:`simulate_hybrid` (the
+#: scenario gives the law, path, flows, duration and cross traffic)
+SCENARIO_OPTIONS = (
+    "packets_per_ack", "dt_s", "record_every_s", "timeout_loss_fraction", "rtt_sample",
+    "drop_share", "whole_packets", "boundary_ack_next_round", "hold_drops", "red_losses",
+    "min_rto_s", "progress", "measure_from_s",
+)  # fmt: skip
 
 
 def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
