@@ -319,3 +319,19 @@ def test_the_hybrid_scenario_function_takes_every_run_option_and_names_an_unknow
         simulate_scenario_hybrid(_one_flow(), warp=2)
     with pytest.raises(TypeError, match="unknown option 'mu_pps'"):
         simulate_scenario_hybrid(_one_flow(), mu_pps=100.0)
+
+
+def test_the_round_scenario_function_takes_every_run_option() -> None:
+    """``simulate_scenario_rounds`` passes on every keyword of ``simulate_rounds`` that the
+    scenario does not give (read off the signature): no run option of the round model is
+    out of reach of a scenario run."""
+    import inspect
+
+    from tcpfluid.fluid import rounds
+
+    from_scenario = {
+        "law", "paths", "rounds", "n_flows", "duration_s", "cross_traffic", "flow_start_s",
+        "flow_stop_s", "flow_lead_s", "flow_spacing_s",
+    }  # fmt: skip
+    own = set(inspect.signature(rounds.simulate_rounds).parameters) - from_scenario
+    assert set(rounds.SCENARIO_OPTIONS) == own
