@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._json import FieldsDict
-from .._validation import as_float_array, check_positive, check_real
+from .._validation import as_float_array, check_positive, check_range
 from ._domain import check_alpha_beta
 from .slow_start import _finite_result
 
@@ -253,9 +253,7 @@ def blb_train_equilibrium(
     round: its α_k replaced by α_k/f (docs/analytic.md, "A flow whose packets arrive as a
     train")."""
     a, x, c = _blb_inputs(alpha, overestimate_s, capacity_pps, two_flows=True)
-    f = check_real("train_fraction", train_fraction)
-    if not 0.0 < f <= 1.0:
-        raise ValueError(f"train_fraction must be in (0, 1], got {train_fraction!r}")
+    f = check_range("train_fraction", train_fraction, 0, 1, lo_open=True)
     if isinstance(train_flow, bool) or not isinstance(train_flow, (int, np.integer)):
         raise TypeError(f"train_flow must be an int, got {train_flow!r}")
     if not -a.size <= train_flow < a.size:

@@ -247,9 +247,8 @@ def _settle(
     growing = np.array(has & (n_before > 0) & (amp_tail > amp_before + base))
     went_on = growing & (n_earlier > 0)
     if went_on.any():  # and the window before it: wider than the one before that?
-        growing[went_on] = _swing(vb, earlier, went_on) + _pick_at(base, went_on) < _pick_at(
-            amp_before, went_on
-        )
+        b_on, before_on = (np.broadcast_to(a, went_on.shape)[went_on] for a in (base, amp_before))
+        growing[went_on] = _swing(vb, earlier, went_on) + b_on < before_on
     cycle = has & ~fixed & (amp_h <= cap_b) & ~drifting & ~growing
     settled = fixed | cycle
     # the band of either: the envelope of the steady stretch (:func:`steady_from`)
@@ -303,11 +302,6 @@ def _envelope(mask: NDArray[np.bool_], v: FloatArray) -> tuple[FloatArray, Float
     lo = np.min(np.where(mask, v, np.inf), axis=0)
     with np.errstate(invalid="ignore"):  # inf + -inf: no samples, or infinite values
         return 0.5 * (hi + lo), 0.5 * (hi - lo)
-
-
-def _pick_at(a: Any, which: NDArray[np.bool_]) -> Any:
-    """The values of ``a`` (broadcast over the trailing axes) where ``which`` holds."""
-    return np.broadcast_to(a, which.shape)[which]
 
 
 def _swing(vb: FloatArray, window: NDArray[np.bool_], which: NDArray[np.bool_]) -> Any:

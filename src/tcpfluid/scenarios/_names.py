@@ -146,10 +146,8 @@ class Names(Sequence[str]):
     def all(self) -> list[str]:
         """Every name, in order (spelled out once, then kept)."""
         if self._all is None:
-            out: list[str] = []
-            for b in self._blocks:
-                out += b.all() if isinstance(b, Family) else list(b)
-            self._all = out
+            blocks = (b.all() if isinstance(b, Family) else b for b in self._blocks)
+            self._all = list(itertools.chain.from_iterable(blocks))
         return self._all
 
     def index(self, name: Any, start: int = 0, stop: int | None = None) -> int:
@@ -164,11 +162,11 @@ class Names(Sequence[str]):
         if not isinstance(name, str):
             return -1
         if all(not isinstance(b, Family) for b in self._blocks):
-            if self._lookup is None:
-                lookup: dict[str, int] = {}
-                for k, nm in enumerate(self.all()):
-                    lookup.setdefault(nm, k)
-                self._lookup = lookup
+            if self._lookup is None:  # the first occurrence of each name: set last
+                names = self.all()
+                self._lookup = dict(
+                    zip(reversed(names), range(len(names) - 1, -1, -1), strict=True)
+                )
             return self._lookup.get(name, -1)
         for b, s in zip(self._blocks, self._starts, strict=False):
             k = b.find(name) if isinstance(b, Family) else (b.index(name) if name in b else -1)

@@ -108,12 +108,10 @@ def file_parameters(path: str | os.PathLike[str]) -> tuple[str, ...]:
 
 def _parameters(data: Mapping[str, Any]) -> tuple[str, ...]:
     keys: list[str] = [*_TOP_OVERRIDES, "bandwidth", "buffer", "rtt", *LAW_PARAMETER_KEYS, "cbr"]
-    for i, t in enumerate(_list_of_tables(data, "link")):
-        name = t.get("name", i + 1)
-        keys += [f"link.{name}.{k}" for k in LINK_KEYS if k != "name"]
-    for kind, allowed in (("flow", FLOW_KEYS), ("cbr", CBR_KEYS)):
-        for i, _t in enumerate(_list_of_tables(data, kind), start=1):
-            keys += [f"{kind}.{i}.{k}" for k in allowed if k != "name"]
+    for kind, allowed in (("link", LINK_KEYS), ("flow", FLOW_KEYS), ("cbr", CBR_KEYS)):
+        for i, t in enumerate(_list_of_tables(data, kind), start=1):
+            place = t.get("name", i) if kind == "link" else i
+            keys += [f"{kind}.{place}.{k}" for k in allowed if k != "name"]
     return tuple(keys)
 
 
