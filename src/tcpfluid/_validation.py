@@ -11,7 +11,7 @@ import math
 import os
 import uuid
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -282,3 +282,9 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[FsPath]:
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+def option_checker(rules: dict[str, Callable[[Any], Any]]) -> Callable[..., dict[str, Any]]:
+    """The check of options given as keywords (names of ``rules``), each by its rule (a
+    named ``TypeError`` or ``ValueError``; the checked values returned)."""
+    return lambda **given: {name: rules[name](value) for name, value in given.items()}

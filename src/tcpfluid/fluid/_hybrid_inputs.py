@@ -22,9 +22,9 @@ from .._validation import (
     check_positive,
     check_progress,
     check_range,
+    option_checker,
 )
 from . import _hybrid_kernel as K
-from ._rounds_inputs import option_checker
 from ._rounds_law import DROP_SHARES
 from ._rounds_physics import INITIAL_RTO_S, start_lockout, timer_retransmissions
 

@@ -21,6 +21,7 @@ from .._validation import (
     check_positive,
     check_progress,
     check_range,
+    option_checker,
 )
 from ..algorithms.base import ControlLaw
 from ..path import Path
@@ -229,11 +230,6 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
         check_range, "timeout_loss_fraction", lo=0.0, hi=1.0, lo_open=True
     ),
 }
-
-
-def option_checker(rules: dict[str, Callable[[Any], Any]]) -> Callable[..., dict[str, Any]]:
-    """The check of options given as keywords (names of ``rules``), each by its rule."""
-    return lambda **given: {name: rules[name](value) for name, value in given.items()}
 
 
 check_options = option_checker(OPTION_RULES)
