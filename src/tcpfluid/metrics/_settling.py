@@ -359,10 +359,6 @@ def _trend_significant(
     return np.asarray((n < 4) | trend)
 
 
-#: series per block of the steady stretch's suffix sums (bounds their memory)
-STEADY_CHUNK = 2048
-
-
 def steady_from(
     tb: FloatArray,
     vb: FloatArray,
@@ -376,34 +372,14 @@ def steady_from(
     begins (``inf`` for the others): the sample, at the latest the hold window's first
     (``t_hold``), minimising ``Σ_{i>=d} (v_i − m_d)² / n_d²`` (the MSER truncation point,
     K. P. White, Jr., Simulation 69(6), 1997), among those from which the half-range stays
-    within ``cap``; ``ref`` is subtracted first for precision."""
-    idx, t_all, v_all, in_all, (hold_all, ref_all, cap_all) = selected_columns(
-        which, tb, vb, seg, t_hold, ref, cap
-    )
-    starts = np.full(hold_all.shape, np.inf)
-    # a few thousand series at a time: the suffix sums are (samples x series) arrays
-    for a in range(0, starts.size, STEADY_CHUNK):
-        part = slice(a, a + STEADY_CHUNK)
-        t, inside, v = t_all[:, part], in_all[:, part], v_all[:, part]
-        hold = hold_all[part]
-        with np.errstate(invalid="ignore"):  # inf - inf past a non-finite sample: not a start
-            x = np.where(inside, v - ref_all[part], 0.0)
-            # sums from each sample to the end (the samples after the segment add nothing)
-            n = np.maximum(np.cumsum(inside[::-1], axis=0)[::-1], 1)
-            s1 = np.cumsum(x[::-1], axis=0)[::-1]
-            x *= x
-            mser = np.cumsum(x[::-1], axis=0)[::-1]
-            mser -= s1 * s1 / n
-            np.maximum(mser, 0.0, out=mser)
-            mser /= n * n
-            # the half-range from each sample to the segment's end
-            hi = np.maximum.accumulate(np.where(inside, v, -np.inf)[::-1], axis=0)[::-1]
-            lo = np.minimum.accumulate(np.where(inside, v, np.inf)[::-1], axis=0)[::-1]
-            narrow = 0.5 * (hi - lo) <= cap_all[part]
-        ok = inside & (t <= hold) & np.isfinite(mser) & narrow
-        ok |= inside & (t == hold)
-        d = np.argmin(np.where(ok, mser, np.inf), axis=0)
-        starts[part] = np.take_along_axis(t, d[None, :], axis=0)[0]
+    within ``cap``; ``ref`` is subtracted first for precision (compiled:
+    :func:`tcpfluid.metrics._steady_kernel.steady_starts`)."""
+    from ._steady_kernel import steady_starts
+
+    idx, t, v, inside, per = selected_columns(which, tb, vb, seg, t_hold, ref, cap)
+    # series by rows (the columns' transposes: no copy of their usual Fortran order)
+    rows = (np.ascontiguousarray(a.T) for a in (t, v, inside))
+    starts = steady_starts(*rows, *(np.ascontiguousarray(a, dtype=np.float64) for a in per))
     out = np.full(which.shape, np.inf)
     if which.ndim == 0:
         return np.asarray(starts[0]) if starts.size else out
