@@ -5,6 +5,7 @@ what each engine can model (:data:`ENGINE_CAPABILITIES`, :func:`check_engine`)."
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -71,7 +72,7 @@ class FluidView:
     lead_s: tuple[float, ...] = ()
     spacing_s: tuple[float, ...] = ()
 
-    @property
+    @functools.cached_property
     def equal_rtt(self) -> bool:
         """Whether every flow has the first flow's base RTT (to rounding: ``math.isclose``)."""
         return bool(_close_to_first(self.base_rtt_s).all())
