@@ -50,6 +50,7 @@ METRIC_DOMAINS: dict[str, tuple[float, float] | str] = {
 }  # fmt: skip
 #: relative slack at a share's upper end (a ratio of two sums may round above 1)
 _SHARE_SLACK = 1e-9
+_NUMBER = (int, float)
 
 
 def _in_domain(name: str, v: Any) -> bool:
@@ -58,17 +59,26 @@ def _in_domain(name: str, v: Any) -> bool:
     dom = METRIC_DOMAINS.get(name)
     if v is None or isinstance(v, bool):
         return v is None or not isinstance(dom, tuple)
-    values = v if isinstance(v, list) else [v]
-    if not isinstance(v, int | float | list) or not all(
-        x is None or (isinstance(x, int | float) and math.isfinite(x)) for x in values
-    ):
+    if isinstance(v, list):
+        values = v
+    elif isinstance(v, _NUMBER):
+        values = [v]
+    else:
         return False
+    for x in values:
+        if x is not None and not (isinstance(x, _NUMBER) and math.isfinite(x)):
+            return False
     if not isinstance(dom, tuple):  # no domain: any such value; _FLAG: a bool only
         return dom is None
     lo, hi = dom
     hi = hi * (1.0 + _SHARE_SLACK) if math.isfinite(hi) else hi
-    low_ok = (lambda x: x > lo) if name in _WINDOWS else (lambda x: x >= lo)
-    return all(x is None or (not isinstance(x, bool) and low_ok(x) and x <= hi) for x in values)
+    above = name in _WINDOWS  # a window: above ``lo``; other metrics: at least ``lo``
+    for x in values:
+        if x is not None and (
+            isinstance(x, bool) or not (x > lo if above else x >= lo) or not x <= hi
+        ):
+            return False
+    return True
 
 
 def invalid_metric(summary: Mapping[str, Any], metrics: Iterable[str]) -> str | None:
