@@ -19,14 +19,20 @@ FloatArray = NDArray[np.float64]
 
 
 def first_packet_waits(
-    arrive_s: FloatArray, window_pkts: FloatArray, spacing_s: FloatArray, inv_mu: float
+    arrive_s: FloatArray,
+    window_pkts: FloatArray,
+    spacing_s: FloatArray,
+    inv_mu: Any,
+    group: NDArray[np.int64] | None = None,
 ) -> FloatArray:
     """Each flow's first packet's wait at an idle FIFO bottleneck serving a packet every
     ``inv_mu`` s, s, for flows whose first windows (``window_pkts``, whole packets, at least
     one) reach it from ``arrive_s`` on, a packet every ``spacing_s`` (their access links'
     packet time); packets arriving at the same instant queue in the flows' order, every
     flow's first before any second (docs/round-model.md, "First packets"). Equal arrivals:
-    the j-th (from 0) waits j packet times.
+    the j-th (from 0) waits j packet times. ``group``: per flow, the bottleneck it queues
+    at (flows of different groups do not meet; ``inv_mu`` one per flow then, or one for
+    all); ``None``: one bottleneck.
 
     Examples
     --------
@@ -34,18 +40,27 @@ def first_packet_waits(
     [0.0, 1.0, 2.0]
     >>> first_packet_waits(np.array([0.0, 1.5]), np.array([3.0, 1.0]), np.zeros(2), 1.0).tolist()
     [0.0, 1.5]
+    >>> two = np.array([0, 0, 1, 1])  # two bottlenecks, two flows at each
+    >>> first_packet_waits(np.zeros(4), np.ones(4), np.zeros(4), 1.0, two).tolist()
+    [0.0, 1.0, 0.0, 1.0]
     """
     n = np.maximum(np.ceil(window_pkts - 1e-9), 1.0).astype(np.int64)
     flow = np.repeat(np.arange(arrive_s.size), n)
     k = np.arange(flow.size) - np.repeat(np.cumsum(n) - n, n)  # each packet's place in its window
     t = arrive_s[flow] + k * spacing_s[flow]
+    g = np.zeros(flow.size, np.int64) if group is None else np.asarray(group)[flow]
+    inv = np.broadcast_to(np.asarray(inv_mu, dtype=np.float64), arrive_s.shape)[flow]
     waits = np.zeros(arrive_s.size)
-    work, t_prev = 0.0, -math.inf  # the packets' work left at the bottleneck, packets
-    for i in np.lexsort((flow, k, t)).tolist():
-        work = max(work - (t[i] - t_prev) / inv_mu, 0.0) if t[i] > t_prev else work
-        t_prev = t[i]
-        if k[i] == 0:
-            waits[flow[i]] = work * inv_mu
+    work, t_prev, g_prev = 0.0, -math.inf, None  # the packets' work left, packets
+    order = np.lexsort((flow, k, t, g))
+    columns = (g[order], t[order], k[order], flow[order], inv[order])
+    for gi, ti, ki, fi, x in zip(*(c.tolist() for c in columns), strict=True):
+        if gi != g_prev:  # another bottleneck: idle until this packet
+            work, t_prev, g_prev = 0.0, -math.inf, gi
+        work = max(work - (ti - t_prev) / x, 0.0) if ti > t_prev else work
+        t_prev = ti
+        if ki == 0:
+            waits[fi] = work * x
         work += 1.0
     return waits
 
@@ -63,15 +78,16 @@ def seed_first_packets(eng: RoundEngine, t0: FloatArray, d: FloatArray, inv_mu: 
     first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
     if not any_of(first):
         return
-    inv = np.broadcast_to(inv_mu, (S,))
+    inv = per_flow(np.broadcast_to(np.asarray(inv_mu, dtype=np.float64), (S,)), m)
     queued = np.zeros(first.size)
     arrive = eng.start_n + eng.lead_n
     # a flow that starts alone finds the queue empty (wait 0): only the scenarios where
     # several flows start together queue their first packets behind each other
-    for s in np.flatnonzero(first.reshape(S, m).sum(axis=1) >= 2).tolist():
-        on = np.flatnonzero(first[s * m : (s + 1) * m]) + s * m
+    together = per_flow(first.reshape(S, m).sum(axis=1) >= 2, m)
+    on = np.flatnonzero(first & together)
+    if on.size:
         queued[on] = first_packet_waits(
-            arrive[on], eng.ls.init_cwnd[on], eng.spacing_n[on], float(inv[s])
+            arrive[on], eng.ls.init_cwnd[on], eng.spacing_n[on], inv[on], on // m
         )
     eng.first_rtt[first] = eng.base_rtt[first] = (d + queued)[first]
     eng.first_fwd[first] = eng.fwd_base[first] = (0.5 * d + queued)[first]
