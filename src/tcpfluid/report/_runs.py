@@ -155,8 +155,12 @@ def first_at_least(t: Any, w: Any, target: float, *, after: float = -math.inf) -
 
 
 def warm_up_packets() -> None:
-    """Compile, or load from the Numba cache, the packet simulator's kernels by a 2-s run
-    on the §5.1 path."""
+    """Compile, or load from the Numba cache, the settling rule's kernel (every engine's
+    summary; first, so that the fluid warm-up running beside this one finds it cached)
+    and the packet simulator's kernels by a 2-s run on the §5.1 path."""
+    from ..metrics import settling
+
+    settling([0.0, 1.0, 2.0], [1.0, 1.0, 1.0])
     simulate(build_scenario("qv-basic", duration="2s").with_algorithm("vegas"), "packet")
 
 
