@@ -25,7 +25,6 @@ from ..analytic.slow_start import resolve_rtt_model
 from ..path import Path
 from ..queueing import RedParameters
 from ..scenarios import Scenario
-from ..scenarios._columns import FlowSeq
 from ..scenarios.reduction import same_clock
 from ._rounds_engine import RoundEngine
 from ._rounds_inputs import (
@@ -358,7 +357,7 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     return simulate_rounds_async(law, view.path, view.base_rtt_s, red=view.red, **common, **options)
 
 
-def scenario_law(name: str, flows: FlowSeq) -> ControlLaw:
+def scenario_law(name: str, flows: Any) -> ControlLaw:
     """The one law that steps a scenario's flows (its ``flows``, whose columns hold one entry
     per distinct law): their common law, or a :class:`~tcpfluid.algorithms.mixed.MixedLaw`
     of one law per distinct (algorithm, parameters) in order of first appearance.

@@ -9,15 +9,15 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..path import Path
 from ..queueing import RedParameters, red_parameters
-from ._columns import FlowSeq, on_route
-from .model import CbrSource, Link, Scenario
+from ._columns import on_route
+from .model import CbrSource, FlowSpec, Link, Scenario
 
 __all__ = [
     "ENGINE_CAPABILITIES",
@@ -54,7 +54,7 @@ class FluidView:
 
     scenario: Scenario
     path: Path
-    flows: FlowSeq
+    flows: Sequence[FlowSpec]
     base_rtt_s: tuple[float, ...]
     start_s: tuple[float, ...]
     stop_s: tuple[float, ...]
@@ -212,7 +212,7 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     view = FluidView(
         scenario=scenario,
         path=path,
-        flows=cast(FlowSeq, scenario.flows),  # (a scenario's flows are a FlowSeq)
+        flows=scenario.flows,
         base_rtt_s=d,
         start_s=tuple(ft.start_s.tolist()),
         stop_s=tuple(ft.stop_s.tolist()),
