@@ -206,12 +206,19 @@ class RoundTrace:
         return pd.DataFrame(cols)
 
 
-def next_windows(window_pkts: Any) -> Any:
-    """The window in effect after each row's time: the next row's (the last repeated)."""
+def rows_of(a: Any, rows: Any, columns: bool = False) -> Any:
+    """``a[rows]`` (rows along axis 0); ``columns``: column-contiguous, picked from the
+    transpose in one copy."""
+    return np.take(a.T, rows, axis=1).T if columns else a[rows]
+
+
+def next_windows(window_pkts: Any, columns: bool = False) -> Any:
+    """The window in effect after each row's time: the next row's (the last repeated);
+    ``columns``: column-contiguous (:func:`rows_of`)."""
     w = np.asarray(window_pkts)
     if w.shape[0] == 0:
         return w
-    return np.concatenate([w[1:], w[-1:]], axis=0)
+    return rows_of(w, np.minimum(np.arange(1, w.shape[0] + 1), w.shape[0] - 1), columns)
 
 
 def own_rounds(ends: Any, *columns: Any) -> tuple[Any, ...]:
@@ -232,18 +239,26 @@ def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
 
 
 def own_round_logs(
-    tr: RoundTrace,
+    tr: RoundTrace, columns: bool = False
 ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.int8], NDArray[np.int64] | None]:
     """Each flow's round log in columns (flow ``s * F + f``): times, windows, the windows in
     effect after each row, phases and, for flows of their own round clocks, each flow's
-    number of rounds (``None`` otherwise)."""
+    number of rounds (``None`` otherwise). ``columns`` (one flow a scenario, one round
+    clock): the times and the windows in effect column-contiguous."""
     R, S, F = tr.window_pkts.shape
     ends = getattr(tr, "round_end", None)
     w = tr.window_pkts.reshape(R, S * F)
     phase = tr.phase.reshape(R, S * F)
     if ends is None:
-        t = tr.time_s[:, 0] if S == 1 else np.repeat(tr.time_s, F, axis=1)
-        return t, w, next_windows(w) if tr.all_rounds_recorded else w, phase, None
+        if columns and F == 1:  # each flow's times are its scenario's
+            t = np.asfortranarray(tr.time_s)
+        else:
+            t = tr.time_s[:, 0] if S == 1 else np.repeat(tr.time_s, F, axis=1)
+        if tr.all_rounds_recorded:
+            after = next_windows(w, columns)
+        else:
+            after = np.asfortranarray(w) if columns else w
+        return t, w, after, phase, None
     tt, ww, pp, sizes = own_rounds(ends[:, 0, :], tr.time_s[:, 0], w, phase)
     return tt, ww, within(ww, sizes, 1) if tr.all_rounds_recorded else ww, pp, sizes
 
@@ -252,14 +267,18 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
     """Every flow of ``tr`` as the columns of :func:`tcpfluid.metrics.summarise` (windows
     stamped where they take effect, the exit read from the window measured, each flow over
     its own rounds)."""
-    _, S, F = tr.window_pkts.shape
-    t, w, settle, phase, sizes = own_round_logs(tr)
+    R, S, F = tr.window_pkts.shape
+    columns = F == 1 < S  # each scenario's samples adjacent, as in a run of its own
+    t, w, settle, phase, sizes = own_round_logs(tr, columns)
     lag = tr.exit_lag_rows
     if sizes is None:  # (the window whose RTTs the law read at each row: ``lag`` rows down)
-        window = w[np.maximum(np.arange(w.shape[0]) - lag, 0)] if lag > 0 and w.shape[0] else w
+        if lag > 0 and R:
+            window = rows_of(w, np.maximum(np.arange(R) - lag, 0), columns)
+        else:
+            window = np.asfortranarray(w) if columns else w
         in_ss = phase == SLOW_START
-        if F == 1 < S:  # each scenario's samples adjacent, as in a run of its own
-            t, window, in_ss, settle = map(np.asfortranarray, (t, window, in_ss, settle))
+        if columns:
+            in_ss = np.asfortranarray(in_ss)
     else:  # below a flow's own rounds: its last values, at a time after the run
         has = np.arange(t.shape[0])[:, None] < sizes[None, :]
         end = tr.duration_s if tr.duration_s is not None else 0.0
