@@ -65,3 +65,26 @@ def test_each_series_of_a_batch_settles_as_it_does_alone(
                         got,
                         want,
                     )
+
+
+def test_a_sweep_sized_batch_settles_as_its_series_alone() -> None:
+    # 2,500 series (a sweep's batch: judged in blocks of series, to keep its temporaries
+    # small) with per-series starts and bands; 40 of them checked against their own call
+    rng = np.random.default_rng(2500)
+    n, m = 120, 2500
+    t = np.arange(1.0, n + 1.0)
+    ramp = np.minimum(t[:, None] * rng.uniform(0.5, 10.0, m), rng.uniform(10.0, 100.0, m))
+    cycle = rng.uniform(0.0, 4.0, m) * np.sin(t[:, None] * rng.uniform(0.1, 2.0, m))
+    v = np.round(ramp + cycle + rng.normal(0.0, 0.5, (n, m)), 1)
+    t0 = rng.choice([0.0, 30.0], m)
+    band = rng.choice([0.0, 1.0, 3.0, math.inf], m)
+    batch = settling(t, v, t_start=t0, settle_band=band, abs_tol=0.5, rel_tol=0.01)
+    assert 0 < int(np.sum(batch.settled)) < m  # both outcomes occur
+    for j in rng.choice(m, 40, replace=False).tolist():
+        alone = settling(t, v[:, j], t_start=t0[j], settle_band=band[j], abs_tol=0.5, rel_tol=0.01)
+        for name in EXACT:
+            got, want = np.asarray(getattr(batch, name))[j], np.asarray(getattr(alone, name))
+            assert np.array_equal(got, want, equal_nan=True), (name, j, got, want)
+        for name in CLOSE:
+            got, want = np.asarray(getattr(batch, name))[j], np.asarray(getattr(alone, name))
+            assert np.allclose(got, want, rtol=1e-12, atol=0.0, equal_nan=True), (name, j)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -185,7 +185,37 @@ def settling(
     for bound, arr in (("t_start", t0), ("t_end", t1)):
         if np.any(np.isnan(arr)):
             raise ValueError(f"{bound} must be a time in s (or ±inf), got NaN")
-    return _settle(tb, vb, t0, t1, tf, rt, at, cap)
+    return _settle_blocks(tb, vb, t0, t1, tf, rt, at, cap)
+
+
+#: series per block of the rule's (samples × series) arrays: a batch of thousands of series
+#: is judged a block at a time, so that its temporaries stay small (every series alone)
+SETTLE_BLOCK = 1024
+
+
+def _settle_blocks(
+    tb: FloatArray,
+    vb: FloatArray,
+    t0: FloatArray,
+    t1: FloatArray,
+    tf: float,
+    rt: float,
+    at: float,
+    cap: FloatArray,
+) -> Settling:
+    """:func:`_settle` over blocks of :data:`SETTLE_BLOCK` series of a (samples × series)
+    batch whose bounds and bands are one or one per series; other shapes at once."""
+    m = tb.shape[1] if tb.ndim == 2 else 0
+    per = (t0, t1, cap)
+    if m <= SETTLE_BLOCK or any(a.ndim > 1 or (a.ndim == 1 and a.shape[0] != m) for a in per):
+        return _settle(tb, vb, t0, t1, tf, rt, at, cap)
+    parts = []
+    for lo in range(0, m, SETTLE_BLOCK):
+        b = slice(lo, lo + SETTLE_BLOCK)
+        b0, b1, bc = (a[b] if a.ndim == 1 else a for a in per)
+        parts.append(_settle(tb[:, b], vb[:, b], b0, b1, tf, rt, at, bc))
+    joined = {f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Settling)}
+    return Settling(**joined)
 
 
 def _settle(
