@@ -36,6 +36,8 @@ _STRUCTURES_KEPT = 4096
 # (memory) and this many flows (the per-round arrays stay in the CPU caches)
 _ROUNDS_BUDGET = 1 << 24
 _ROUNDS_FLOWS_PER_CALL = 8192
+#: a point's keys that leave its scenario's structure (its fluid view) unchanged
+_NOT_PATH = frozenset({*LAW_PARAMETER_KEYS, "algorithm", "scenario"})
 #: what a round-model point keeps of its summary: its metrics and the change times
 _POINT_KEYS = ("change_times_s", *SWEEP["rounds"].metrics)
 
@@ -153,9 +155,8 @@ class _Structures:
 
     def view_or_error(self, point: Mapping[str, Any]) -> Any:
         """The fluid view of the point's scenario, or the exception building it raised."""
-        skip = (*LAW_PARAMETER_KEYS, "algorithm", "scenario")
         return self._view(
-            point["scenario"], *sorted((k, v) for k, v in point.items() if k not in skip)
+            point["scenario"], *sorted((k, v) for k, v in point.items() if k not in _NOT_PATH)
         )
 
     def _build(self, scenario: str, *params: tuple[str, Any]) -> Any:
@@ -367,8 +368,8 @@ def _run_rounds(
             p["algorithm"],
             len(view.flows),
             view.duration_s,
-            tuple(f.start_s for f in view.flows),
-            tuple(f.stop_s for f in view.flows),
+            view.start_s,
+            view.stop_s,
             tuple((c.start_s, c.stop_s) for c in view.cross_traffic),
             tuple(sorted(lp)),
             # what the batch's one summary takes from the first point's scenario
