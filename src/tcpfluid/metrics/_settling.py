@@ -185,26 +185,7 @@ def settling(
     for bound, arr in (("t_start", t0), ("t_end", t1)):
         if np.any(np.isnan(arr)):
             raise ValueError(f"{bound} must be a time in s (or ±inf), got NaN")
-    return _settle_blocks(tb, vb, t0, t1, tf, rt, at, cap)
-
-
-#: series per block of the rule's (samples × series) arrays: a batch of thousands of series
-#: is judged a block at a time, so that its temporaries stay small (every series alone)
-SETTLE_BLOCK = 1024
-
-
-def _settle_blocks(
-    tb: FloatArray,
-    vb: FloatArray,
-    t0: FloatArray,
-    t1: FloatArray,
-    tf: float,
-    rt: float,
-    at: float,
-    cap: FloatArray,
-) -> Settling:
-    """:func:`_settle` over blocks of :data:`SETTLE_BLOCK` series of a (samples × series)
-    batch whose bounds and bands are one or one per series; other shapes at once."""
+    # a batch of thousands of series a block at a time (its temporaries stay small)
     m = tb.shape[1] if tb.ndim == 2 else 0
     per = (t0, t1, cap)
     if m <= SETTLE_BLOCK or any(a.ndim > 1 or (a.ndim == 1 and a.shape[0] != m) for a in per):
@@ -216,6 +197,11 @@ def _settle_blocks(
         parts.append(_settle(tb[:, b], vb[:, b], b0, b1, tf, rt, at, bc))
     joined = {f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Settling)}
     return Settling(**joined)
+
+
+#: series per block of the rule's (samples × series) arrays: a batch of thousands of series
+#: (bounds and bands one, or one per series) is judged a block at a time, every series alone
+SETTLE_BLOCK = 1024
 
 
 def _settle(
