@@ -18,6 +18,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+#: the memory one fluid run may take, bytes: a quarter of a 16-GiB machine (a run whose
+#: estimate is above it is refused before anything is allocated)
+MEMORY_BUDGET_BYTES = 4 * 2**30
+
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool)

@@ -278,12 +278,14 @@ def counted_option(
 
 def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | slice:
     """The rows of a sample grid ``t`` kept for samples about ``interval_s`` apart: the first
-    row at or after each multiple of the interval (every row when ``None``)."""
+    row at or after each multiple of the interval from ``t[0]`` (every row when ``None``,
+    and when the interval is shorter than the rows' spacing). One pass over the rows: a row
+    is kept when it reaches a multiple its predecessor did not."""
     if interval_s is None or t.size == 0:
         return slice(None)
-    grid = np.arange(float(t[0]), float(t[-1]) + interval_s, interval_s)
-    idx = np.unique(np.searchsorted(t, grid - 1e-12 * max(1.0, float(t[-1]))))
-    return idx[idx < t.size]
+    tol = 1e-12 * max(1.0, float(t[-1]))  # a row a rounding error short of a multiple
+    reached = np.floor((t - float(t[0]) + tol) / interval_s)  # the last multiple reached
+    return np.flatnonzero(np.diff(reached, prepend=-1.0) > 0)
 
 
 def traced_log(fl: Any) -> RoundLog:

@@ -16,6 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .. import metrics
 from .._validation import (
+    MEMORY_BUDGET_BYTES,
     check_bool,
     check_choice,
     check_nonnegative,
@@ -209,8 +210,6 @@ def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> Floa
         raise ValueError(f"{name} must be one time per flow ({n}), got {value!r}") from exc
 
 
-#: the memory a run may take, bytes (:func:`kernel_state`): a quarter of a 16-GiB machine
-MEMORY_BUDGET_BYTES = 4 * 2**30
 #: float arrays of flows x recorded samples a run holds at its peak: the kernel's recorded
 #: series and what the results derive from them (measured: ~16 with 10,000 flows)
 ARRAYS_PER_FLOW_SAMPLE = K.N_REC_F + 14

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_int
+from .._validation import MEMORY_BUDGET_BYTES, check_int
 from ..algorithms._common import backlog
 from ..algorithms.base import OdeForm
 from ..algorithms.registry import law_class
@@ -263,6 +263,7 @@ def simulate_ode(
     if t_end <= 0:
         raise ValueError(f"t_end_s must be > 0 s, got {t_end_s!r}")
     n_points = check_int("n_points", n_points, minimum=2)
+    _check_memory(len(flows), n_points, t_end)
     if red is not None and not isinstance(red, RedQueue):
         raise TypeError(f"red must be a RedQueue or None, got {red!r}")
     eps, eps_b, rtol, atol, max_step, budget = check_solver(
@@ -398,6 +399,27 @@ def _integrate(
     Y = np.concatenate(ys, axis=1) if ys else np.zeros((model.size, 0))
     active = np.concatenate(acts, axis=1) if acts else np.zeros((n, 0), dtype=bool)
     return t, Y, active, status, message
+
+
+#: float arrays of flows x samples a classical run holds at its peak, and per sample, with
+#: the engine's result beside them (tracemalloc through ``tcpfluid.simulate``, 2 and 12
+#: flows: about 17 and 17)
+ARRAYS_PER_FLOW_SAMPLE, ARRAYS_PER_SAMPLE = 20, 24
+
+
+def _check_memory(flows: int, n_points: int, t_end: float) -> None:
+    """Refuse ``n_points`` samples of ``flows`` flows over ``t_end`` s whose arrays would
+    pass the budget (:data:`tcpfluid._validation.MEMORY_BUDGET_BYTES`), before anything
+    is allocated."""
+    per_sample = 8 * (ARRAYS_PER_FLOW_SAMPLE * flows + ARRAYS_PER_SAMPLE)
+    if n_points * per_sample > MEMORY_BUDGET_BYTES:
+        most = MEMORY_BUDGET_BYTES // per_sample
+        raise ValueError(
+            f"n_points={n_points:,} samples of {flows} flow(s) would need about "
+            f"{n_points * per_sample / 2**30:.1f} GiB (budget "
+            f"{MEMORY_BUDGET_BYTES / 2**30:.0f} GiB): give n_points <= {most:,} (the 'ode' "
+            f"engine: record_interval_s >= {2 * t_end / (most - 1):.3g} s for {t_end:g} s)"
+        )
 
 
 def _result_fields(
