@@ -89,24 +89,46 @@ def test_documents_comparison(capsys):
     assert fig1[0]["tcpfluid"] == 64 and fig1[0]["document"] == 64
 
 
-def test_enhanced_vegas_needs_alpha_equal_beta(capsys):
-    code = main(["predict", "-a", "enhanced-vegas", "--bdp", "100", "--rtt", "0.1"])
-    assert code == 2
-    assert "alpha = beta" in capsys.readouterr().err
-    out = run_json(
-        capsys,
-        "-a",
-        "enhanced-vegas",
-        "--bdp",
-        "100",
-        "--rtt",
-        "0.1",
-        "--alpha",
-        "3",
-        "--beta",
-        "3",
-    )
-    assert out["predictions"][0]["equilibrium_window_pkts"] == pytest.approx(103.0)
+ENHANCED = ("-a", "enhanced-vegas", "--bdp", "100", "--rtt", "0.1")
+
+
+@pytest.mark.parametrize(
+    ("extra", "delta"),
+    [((), 3.0), (("--delta", "2"), 2.0), (("--alpha", "3", "--beta", "3"), 3.0)],
+)
+def test_enhanced_vegas_reads_its_one_threshold(capsys, extra, delta):
+    """Enhanced Vegas's δ (its law's default 3, Hasegawa et al.'s example; ``--delta``; or
+    α = β given): the band of eq. 2 with α = β = δ is the one window μd + δ."""
+    (p,) = run_json(capsys, *ENHANCED, *extra)["predictions"]
+    assert p["alpha_pkts"] == p["beta_pkts"] == delta
+    assert p["equilibrium_band_pkts"] == pytest.approx([100.0 + delta, 100.0 + delta])
+    assert p["equilibrium_window_pkts"] == pytest.approx(100.0 + delta)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ((*ENHANCED, "--alpha", "2"), "enhanced-vegas has one threshold, delta"),
+        ((*ENHANCED, "--alpha", "2", "--beta", "4"), "got alpha=2.0, beta=4.0"),
+        ((*ENHANCED, "--delta", "0"), "delta must be > 0"),
+        (("-a", "vegas", "--bdp", "100", "--rtt", "0.1", "--delta", "2"), "--delta is Enhanced"),
+    ],
+)
+def test_enhanced_vegas_threshold_refusals(capsys, argv, message):
+    assert main(["predict", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_law_without_thresholds_given_reads_its_declared_defaults():
+    """γ = 1, α = 2, β = 4: the Quick Vegas paper's §5 settings, the laws' defaults."""
+    path = Path.from_bdp(100.0, 0.1)
+    for algorithm in ("vegas", "quick-vegas"):
+        bare = predict(algorithm, path)
+        assert (bare.gamma_pkts, bare.alpha_pkts, bare.beta_pkts) == (1.0, 2.0, 4.0)
+        assert bare == predict(algorithm, path, gamma=1.0, alpha=2.0, beta=4.0)
+    assert predict("enhanced-vegas", path) == predict("enhanced-vegas", path, delta=3.0)
+    with pytest.raises(ValueError, match=r"delta=2 is Enhanced Vegas's one threshold"):
+        predict("vegas", path, delta=2)
 
 
 @pytest.mark.parametrize(
@@ -135,7 +157,7 @@ def test_help_documents_every_option(capsys):
         build_parser().parse_args(["predict", "--help"])
     assert exited.value.code == 0
     help_text = capsys.readouterr().out
-    options = "--algorithm --bandwidth --rtt --bdp --gamma --alpha --beta --json --rtt-kind"
+    options = "--algorithm --bandwidth --rtt --bdp --gamma --alpha --beta --delta --json --rtt-kind"
     for opt in (*options.split(), "--whole-acks", "--documents", "--packet-size"):
         assert opt in help_text
 

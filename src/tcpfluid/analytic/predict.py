@@ -41,6 +41,9 @@ class Prediction:
     ----------
     bdp_pkts, rtt_s, mu_pps
         The path: μd (packets), d (s), μ (packets/s).
+    gamma_pkts, alpha_pkts, beta_pkts
+        The thresholds the prediction used (Enhanced Vegas: α = β = δ; ``None`` for TCP-Ho,
+        whose analysis reads none).
     critical_window_pkts, ss_exit_round, ss_exit_window_pkts, ss_exit_time_s
         W*, the exit round, the window before the 1/8 cut, ``exit_round · d`` (s).
     ca_start_window_pkts, equilibrium_window_pkts, equilibrium_band_pkts
@@ -58,6 +61,9 @@ class Prediction:
     bdp_pkts: float
     rtt_s: float
     mu_pps: float
+    gamma_pkts: float | None = None
+    alpha_pkts: float | None = None
+    beta_pkts: float | None = None
     critical_window_pkts: float | None = None
     ss_exit_round: int | None = None
     ss_exit_window_pkts: float | None = None
@@ -96,14 +102,15 @@ def predict(
     algorithm: str,
     path: Path,
     *,
-    gamma: float = 1.0,
-    alpha: float = 2.0,
-    beta: float = 4.0,
+    gamma: float | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
     rtt_model: Literal["average", "last"] | None = None,
     whole_acks: bool = False,
     rtt: Literal["average", "last"] | None = None,
     round_map: bool = True,
     rule: Literal["documents", "sender"] = "documents",
+    delta: float | None = None,
 ) -> Prediction:
     """Closed-form slow-start exit and time to equilibrium of one flow on ``path``.
 
@@ -113,8 +120,12 @@ def predict(
         One of :data:`PREDICT_ALGORITHMS`.
     path
         The path (μ and d; the closed forms assume no loss and no ACK-path congestion).
-    gamma, alpha, beta
-        Vegas's thresholds, packets (γ > 0, 0 <= α <= β; ``enhanced-vegas``: α = β = δ).
+    gamma, alpha, beta, delta
+        The law's thresholds, packets (γ > 0, 0 <= α <= β); ``None``: the law's own default
+        (:attr:`~tcpfluid.algorithms.ControlLaw.parameters`: γ = 1, and α = 2, β = 4 for
+        Vegas and Quick Vegas). Enhanced Vegas has one threshold δ > 0 (default 3), α = β =
+        δ: give ``delta`` (or ``alpha`` and ``beta`` equal); ``delta`` is refused for the
+        other laws. TCP-Ho's analysis reads none of them.
     rtt_model, rtt
         Which RTT the slow-start check uses (:func:`critical_window`; ``rtt`` an alias).
     whole_acks
@@ -135,12 +146,7 @@ def predict(
     check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
     if not isinstance(path, Path):
         raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
-    g = check_positive("gamma", gamma)
-    a, b = check_alpha_beta(alpha, beta)
-    if algorithm == "enhanced-vegas" and a != b:
-        raise ValueError(
-            f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"
-        )
+    g, a, b = _thresholds(algorithm, gamma, alpha, beta, delta)
     if algorithm == "quick-vegas" and b <= 0:
         raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
     # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
@@ -202,8 +208,12 @@ def predict(
         tol = max(1.0, 0.02 * abs(settled))
         settle = ex.exit_round + max(math.ceil(abs(settled - start) - tol - 1e-9), 0)
         settle_s = settle * d
+    reads = algorithm != "tcp-ho"  # TCP-Ho's analysis reads no threshold
     return Prediction(
         algorithm=algorithm,
+        gamma_pkts=g if reads else None,
+        alpha_pkts=a if reads else None,
+        beta_pkts=b if reads else None,
         bdp_pkts=bdp,
         rtt_s=d,
         mu_pps=path.mu,
@@ -215,6 +225,43 @@ def predict(
         note=note,
         **fields,
     )
+
+
+def _thresholds(
+    algorithm: str,
+    gamma: float | None,
+    alpha: float | None,
+    beta: float | None,
+    delta: float | None,
+) -> tuple[float, float, float]:
+    """γ, α, β of ``algorithm`` for :func:`predict`: each given, else the law's declared
+    default; Enhanced Vegas's δ (``delta``, or ``alpha`` and ``beta`` given equal) is both
+    α and β."""
+    from ..algorithms.registry import law_class
+
+    own = {p.name: p.default for p in law_class(algorithm).parameters}
+    vegas = {p.name: p.default for p in law_class("vegas").parameters}
+    g = check_positive("gamma", own.get("gamma", vegas["gamma"]) if gamma is None else gamma)
+    if algorithm != "enhanced-vegas":
+        if delta is not None:
+            raise ValueError(
+                f"delta={delta!r} is Enhanced Vegas's one threshold, not a parameter of {algorithm}"
+            )
+        a = own.get("alpha", vegas["alpha"]) if alpha is None else alpha
+        b = own.get("beta", vegas["beta"]) if beta is None else beta
+        return (g, *check_alpha_beta(a, b))
+    given = {k: v for k, v in (("alpha", alpha), ("beta", beta)) if v is not None}
+    if delta is None and len(given) == 2 and alpha == beta:
+        delta = alpha  # the thresholds given equal: δ
+    elif given and (delta is None or any(v != delta for v in given.values())):
+        shown = ", ".join(f"{k}={v!r}" for k, v in given.items())
+        raise ValueError(
+            f"enhanced-vegas has one threshold, delta (alpha = beta = delta); got {shown}"
+            + ("" if delta is None else f" beside delta={delta!r}")
+            + ": give delta alone"
+        )
+    d = check_positive("delta", own["delta"] if delta is None else delta)
+    return g, d, d
 
 
 def _approach(algorithm: str, start: float, bdp: float, a: float, b: float) -> tuple[float, int]:

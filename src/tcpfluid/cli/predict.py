@@ -12,6 +12,7 @@ from .. import units
 from .._json import dumps as json_text
 from .._text import cell as _fmt
 from .._text import columns as _columns
+from ..algorithms.enhanced_vegas import DELTA
 from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
 from ..path import Path
@@ -94,6 +95,12 @@ def add_parser(sub: Any) -> None:
             f"--{key}", type=float, default=_Default(default), help=f"{what}, packets ({default:g})"
         )
     p.add_argument(
+        "--delta",
+        type=float,
+        default=None,
+        help=f"Enhanced Vegas's one threshold δ = α = β, packets ({DELTA.default:g})",
+    )
+    p.add_argument(
         "--rtt-kind",
         choices=("average", "last"),
         default="average",
@@ -137,6 +144,18 @@ def add_parser(sub: Any) -> None:
 
 class _Default(float):
     """A default of a law option: tells "not given" from the same value given."""
+
+
+def _law_options(
+    args: argparse.Namespace, algorithm: str
+) -> tuple[float | None, float | None, float | None, float | None]:
+    """``(gamma, alpha, beta, delta)`` given on the command line for ``algorithm`` (``None``:
+    its law's own default, :func:`~tcpfluid.analytic.predict`); ``--delta`` goes to
+    Enhanced Vegas only, and with it ``--alpha``/``--beta`` to the other laws only."""
+    g, a, b = (None if isinstance(v := getattr(args, k), _Default) else v for k in LAW_DEFAULTS)
+    if algorithm == "enhanced-vegas" and args.delta is not None:
+        return g, None, None, args.delta
+    return g, a, b, None
 
 
 def _refuse_unused_law_options(args: argparse.Namespace, names: list[str]) -> None:
@@ -312,23 +331,45 @@ def run(args: argparse.Namespace) -> int:
     path = _path(args)
     law = {k: getattr(args, k) for k in LAW_DEFAULTS}
     rule = args.rule or "documents"
-    preds = [
-        predict(n, path, rtt=args.rtt_kind, whole_acks=args.whole_acks, rule=rule, **law)  # type: ignore[arg-type]
-        for n in names
-    ]
+    if args.delta is not None and "enhanced-vegas" not in names:
+        raise ValueError(
+            f"--delta is Enhanced Vegas's threshold; add it to the algorithms (-a "
+            f"{','.join(names)},enhanced-vegas) or leave --delta out"
+        )
+    preds = []
+    for n in names:
+        g, a, b, d = _law_options(args, n)
+        preds.append(
+            predict(
+                n,
+                path,
+                gamma=g,
+                alpha=a,
+                beta=b,
+                delta=d,
+                rtt=args.rtt_kind,
+                whole_acks=args.whole_acks,
+                rule=rule,  # type: ignore[arg-type]
+            )
+        )
     _refuse_unused_law_options(args, names)
     if args.json:
+        delta = DELTA.default if args.delta is None else args.delta
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
-            "parameters": dict(law, rtt_kind=args.rtt_kind, whole_acks=args.whole_acks, rule=rule),
+            "parameters": dict(
+                law, delta=delta, rtt_kind=args.rtt_kind, whole_acks=args.whole_acks, rule=rule
+            ),
             "predictions": [p.to_dict() for p in preds],
         }
         print(json_text(out))
         return 0
+    ev = [p for p in preds if p.algorithm == "enhanced-vegas"]
     print(
         f"path: mu = {path.mu:.6g} pkt/s, d = {path.d:.6g} s, mu*d = {path.bdp:.6g} pkts "
-        f"(gamma={args.gamma:g}, alpha={args.alpha:g}, beta={args.beta:g}, rtt={args.rtt_kind}, "
-        f"slow start: {_RULE_NAMES[rule]})"
+        f"(gamma={args.gamma:g}, alpha={args.alpha:g}, beta={args.beta:g}, "
+        + (f"enhanced-vegas: delta={ev[0].alpha_pkts:g}, " if ev else "")
+        + f"rtt={args.rtt_kind}, slow start: {_RULE_NAMES[rule]})"
     )
     print(_table(preds))
     print(_TIMES_NOTE)
