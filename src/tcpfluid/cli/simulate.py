@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             check_settle_band(band)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"--settle-band: {exc}") from None
-    extra = parse_engine_options(args.options, engines.ENGINES[engine].option_names(), engine)
+    extra = parse_engine_options(args.options, engines._own_options(engine), engine)
     scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
     opts = {**engines._legacy_options(engine, args.rtt_model or "average", args.seed), **extra}
     from .._progress import progress_bar

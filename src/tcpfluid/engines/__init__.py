@@ -114,10 +114,16 @@ def engine_options(engine: str) -> tuple[str, ...]:
     """The keyword options :func:`simulate` accepts for ``engine`` (its options class's
     fields, the older names still accepted, ``algorithm`` and ``progress``), sorted."""
     _check_engine(engine)
-    names = set(ENGINES[engine].option_names())
+    return tuple(sorted({*_COMMON, *_own_options(engine), *ENGINES[engine].renamed_options(None)}))
+
+
+def _own_options(engine: str) -> tuple[str, ...]:
+    """The options of ``engine`` under their own names (``tcpfluid simulate --option``):
+    its options class's fields; the name ``"ode"``: either model's and ``model``."""
+    names = tuple(ENGINES[engine].option_names())  # in the options class's order
     if engine == "ode":  # the older name: either model's options and the choice
-        names |= set(ENGINES["hybrid"].option_names()) | {"model"}
-    return tuple(sorted({*_COMMON, *names, *ENGINES[engine].renamed_options(None)}))
+        names += (*(n for n in ENGINES["hybrid"].option_names() if n not in names), "model")
+    return names
 
 
 def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) -> Engine:

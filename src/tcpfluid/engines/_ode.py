@@ -90,6 +90,12 @@ class Hybrid(Engine):
         :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s readings and time step.
     hold_drops, boundary_ack_next_round, red_losses, min_rto_s, timeout_loss_fraction
         :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s loss options.
+    packets_per_ack
+        Data packets acknowledged by one ACK (>= 1; 2: the ACK stream of delayed ACKs,
+        without their timer): it sets the load on the ACK path, so an ACK-path bottleneck
+        of μr ACKs/s clocks up to ``packets_per_ack`` × μr packets/s; the law's per-ACK
+        growth is unchanged (the packet simulator's ``delayed_ack=True`` also slows slow
+        start).
     measure_from_s
         Start of the time over which throughputs and utilization are averaged, s.
     record_interval_s, record
@@ -126,6 +132,7 @@ class Hybrid(Engine):
     min_rto_s: float = _HYBRID["min_rto_s"]
     timeout_loss_fraction: float | None = _HYBRID["timeout_loss_fraction"]
     measure_from_s: float = _MEASURE_FROM_S
+    packets_per_ack: float = _HYBRID["packets_per_ack"]
 
     renamed_options = classmethod(_renamed_points)
 

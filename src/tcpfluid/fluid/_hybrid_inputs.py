@@ -72,6 +72,9 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
         functools.partial(check_range, "timeout_loss_fraction", lo=0.0, hi=1.0, lo_open=True)
     ),
     "measure_from_s": functools.partial(check_nonnegative, "measure_from_s"),
+    "packets_per_ack": functools.partial(
+        check_range, "packets_per_ack", lo=1.0, hi=math.inf, hi_open=True
+    ),
     "progress": check_progress,
 }
 
@@ -175,15 +178,14 @@ def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatA
     packets per ACK, then the checked ``drop_share``, ``whole_packets``,
     ``boundary_ack_next_round`` and ``hold_drops``) and the length of its forward-delay ring
     (the ACK-path queue's longest delay, capped by the run's steps)."""
-    reverse_mu_pps, reverse_buffer_pkts, packets_per_ack = (
-        opts[k] for k in ("reverse_mu_pps", "reverse_buffer_pkts", "packets_per_ack")
-    )
+    reverse_mu_pps, reverse_buffer_pkts = opts["reverse_mu_pps"], opts["reverse_buffer_pkts"]
+    m = opts["packets_per_ack"]  # checked with the options (OPTION_RULES)
     try:
-        mu_r, b_r, m = map(float, (reverse_mu_pps, reverse_buffer_pkts, packets_per_ack))
+        mu_r, b_r = map(float, (reverse_mu_pps, reverse_buffer_pkts))
     except (TypeError, ValueError) as exc:
         raise TypeError(
-            "reverse_mu_pps, reverse_buffer_pkts and packets_per_ack must be numbers, got "
-            f"{reverse_mu_pps!r}, {reverse_buffer_pkts!r}, {packets_per_ack!r}"
+            "reverse_mu_pps and reverse_buffer_pkts must be numbers, got "
+            f"{reverse_mu_pps!r}, {reverse_buffer_pkts!r}"
         ) from exc
     if not mu_r > 0:
         raise ValueError(f"reverse_mu_pps must be > 0 ACKs/s (or inf), got {reverse_mu_pps!r}")
@@ -191,8 +193,6 @@ def check_reverse(opts: dict[str, Any], dt: float, n_steps: int) -> tuple[FloatA
         raise ValueError(
             f"reverse_buffer_pkts must be >= 1 ACK (or inf), got {reverse_buffer_pkts!r}"
         )
-    if not (math.isfinite(m) and m >= 1.0):
-        raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
     tail = [float(DROP_SHARES.index(opts["drop_share"]))]
     tail += [float(opts[k]) for k in ("whole_packets", "boundary_ack_next_round", "hold_drops")]
     if math.isinf(mu_r):
