@@ -389,10 +389,10 @@ def test_a_scenario_object_is_accepted_and_its_sets_refused(cache: RunCache) -> 
 
 
 def test_predict_names_the_packet_simulator_where_no_fluid_engine_runs(cache: RunCache) -> None:
-    # Tsang's thesis's 30-flow network: each flow's access link is slower than its share of
-    # the bottleneck, which neither fluid engine models, and its RED queue is outside the
-    # closed forms: the error says so and names the engine that can run it
+    # Tsang's thesis's 30-flow network: each flow's access link (10 x 10/30 Mb/s) is slower
+    # than the 10-Mb/s link they share, which neither fluid engine models, and its RED queue
+    # is outside the closed forms: the error says so and names the engine that can run it
     with pytest.raises(ValueError, match="no prediction for scenario 'thesis-many-flows'") as e:
         predict_scenario("thesis-many-flows", algorithm="vegas", cache=cache)
-    assert "do not all share the bottleneck" in str(e.value)
+    assert "a link of their own slower than the bottleneck 'R1-R2'" in str(e.value)
     assert "engine 'packet'" in str(e.value)

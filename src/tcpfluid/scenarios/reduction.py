@@ -71,6 +71,8 @@ class FluidView:
     #: packets' spacing there (the packet time of its slowest link before it), s
     lead_s: tuple[float, ...] = ()
     spacing_s: tuple[float, ...] = ()
+    #: why ``shared`` is false, as the object of "cannot model ..." (``""`` when shared)
+    unshared: str = ""
 
     @functools.cached_property
     def equal_rtt(self) -> bool:
@@ -103,13 +105,16 @@ def _bottleneck_index(scenario: Scenario, *, reverse: bool = False) -> int | Non
         return None
     users = np.bincount(idx, minlength=len(lt))
     order = {int(k): i for i, k in enumerate(route.tolist())}
-    return min(order, key=lambda k: (lt.rate_bps[k], -users[k], order[k]))
+    rate = lt.rate_bps
+    return min(order, key=lambda k: (rate[k] / users[k], rate[k], -users[k], order[k]))
 
 
 def bottleneck(scenario: Scenario, *, reverse: bool = False) -> Link | None:
-    """The bottleneck link of ``scenario``: the slowest link of the first flow's forward path
-    (``reverse=True``: ACK path; ``None`` if it has none); among equally slow links the one
-    crossed by the most flows, then the first on the path.
+    """The bottleneck link of ``scenario``: the link of the first flow's forward path
+    (``reverse=True``: ACK path; ``None`` if it has none) with the least rate per flow
+    crossing it; among equal ones the slowest, then the one crossed by the most flows, then
+    the first on the path. (Tsang's thesis's many-flow network: the 10 Mb/s link the N
+    flows share, not a flow's 10 x 10/N Mb/s access link.)
 
     Examples
     --------
@@ -121,15 +126,28 @@ def bottleneck(scenario: Scenario, *, reverse: bool = False) -> Link | None:
     return None if k is None else scenario.link_table.link(k)
 
 
-def _is_shared(scenario: Scenario, bott: int, rbott: int | None) -> bool:
-    """Whether every flow crosses ``bott`` (and ``rbott``) and no slower link of its own."""
+def _unshared(scenario: Scenario, bott: int, rbott: int | None) -> str:
+    """Why the flows do not all share ``bott`` (and ``rbott``) alone, as the object of
+    "cannot model ..." (``""``: every flow crosses them and no slower link of its own)."""
     ft, lt = scenario.flow_table, scenario.link_table
-    if not on_route(ft.fwd_ptr, ft.fwd_idx, bott).all():
-        return False
+    name = lt.names[bott]
+    crosses = on_route(ft.fwd_ptr, ft.fwd_idx, bott)
+    if not crosses.all():
+        flow = ft.names[int(np.argmin(crosses))]
+        return f"flows that do not all cross the bottleneck {name!r} ({flow!r} does not)"
     slowest = np.minimum.reduceat(lt.rate_bps[ft.fwd_idx], ft.fwd_ptr[:-1])
     if (slowest < lt.rate_bps[bott]).any():
-        return False
-    return rbott is None or bool(on_route(ft.rev_ptr, ft.rev_idx, rbott).all())
+        i = int(np.argmin(slowest))
+        own = ft.fwd_idx[ft.fwd_ptr[i] : ft.fwd_ptr[i + 1]]
+        k = int(own[np.argmin(lt.rate_bps[own])])
+        return (
+            f"flows with a link of their own slower than the bottleneck {name!r} "
+            f"({lt.rate_bps[bott] / 1e6:g} Mb/s): {ft.names[i]!r} crosses {lt.names[k]!r} at "
+            f"{lt.rate_bps[k] / 1e6:g} Mb/s"
+        )
+    if rbott is not None and not on_route(ft.rev_ptr, ft.rev_idx, rbott).all():
+        return f"flows whose ACKs do not all cross the ACK-path bottleneck {lt.names[rbott]!r}"
+    return ""
 
 
 def _leads(
@@ -209,6 +227,7 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     # when it reaches the bottleneck, on the first flow's clock (the path's)
     leads_s, spacings_s = _leads(scenario, ft.fwd_ptr, ft.fwd_idx, b)
     lead = float(leads_s[0])  # (the bottleneck is on the first flow's route)
+    unshared = _unshared(scenario, b, None if rbott is None else r)
     view = FluidView(
         scenario=scenario,
         path=path,
@@ -226,7 +245,8 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
             x for x in (_at_bottleneck(scenario, c, b, lead) for c in on) if x.stop_s > 0.0
         ),
         off_bottleneck_cbr=tuple(c.name for c in scenario.cbr if bott.name not in c.links),
-        shared=_is_shared(scenario, b, None if rbott is None else r),
+        shared=not unshared,
+        unshared=unshared,
         duration_s=scenario.duration_s,
         notes=scenario.notes,
         lead_s=tuple(leads_s.tolist()),
@@ -280,9 +300,7 @@ def check_engine(view: FluidView, engine: str) -> None:
     if view.red is not None:
         refuse("red", f"a RED queue (link {view.bottleneck!r})")
     if not view.shared:
-        ack = f" and the ACK-path bottleneck {rb!r}" if rb else ""
-        what = f"flows that do not all share the bottleneck {view.bottleneck!r}{ack}"
-        refuse("several_bottlenecks", what)
+        refuse("several_bottlenecks", view.unshared)
     if not view.equal_rtt:
         i, d = int(np.argmin(_close_to_first(view.base_rtt_s))), view.base_rtt_s
         what = f"{view.flows[0].name!r}: {d[0]:g} s, {view.flows[i].name!r}: {d[i]:g} s"
