@@ -112,6 +112,7 @@ def test_enhanced_vegas_reads_its_one_threshold(capsys, extra, delta):
         ((*ENHANCED, "--alpha", "2", "--beta", "4"), "got alpha=2.0, beta=4.0"),
         ((*ENHANCED, "--delta", "0"), "delta must be > 0"),
         (("-a", "vegas", "--bdp", "100", "--rtt", "0.1", "--delta", "2"), "--delta is Enhanced"),
+        (("qv-basic", "-a", "enhanced-vegas", "--delta", "1"), "--set delta=1"),
     ],
 )
 def test_enhanced_vegas_threshold_refusals(capsys, argv, message):

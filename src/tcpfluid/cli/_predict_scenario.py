@@ -50,12 +50,15 @@ def _check_options(args: argparse.Namespace) -> None:
                 else "it applies to the bare-path mode only"
             )
             raise ValueError(f"{opt} does not apply with a scenario ({args.scenario!r}); {hint}")
-    for law_key, law_default in LAW_DEFAULTS.items():
-        if getattr(args, law_key) != law_default:
-            raise ValueError(
-                f"--{law_key} does not apply with a scenario; give the law's parameter as "
-                f"--set {law_key}={getattr(args, law_key):g}"
-            )
+    given = {k: getattr(args, k) for k, v in LAW_DEFAULTS.items() if getattr(args, k) != v}
+    if getattr(args, "delta", None) is not None:
+        given["delta"] = args.delta
+    if given:
+        law_key, value = next(iter(given.items()))
+        raise ValueError(
+            f"--{law_key} does not apply with a scenario; give the law's parameter as "
+            f"--set {law_key}={value:g}"
+        )
 
 
 def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
