@@ -14,7 +14,14 @@ import pickle
 from functools import cache
 from typing import Any
 
-__all__ = ["cache_dir", "configure", "embeds"]
+__all__ = ["JIT_OPTIONS", "cache_dir", "configure", "embeds"]
+
+#: Numba options of every compiled kernel and law rule (the packet simulator's kernels use
+#: the same cache); ``forceinline`` explicit: a kernel that leaves it unset takes it from
+#: the kernel whose compile first needs it, and the cache does not key on it
+JIT_OPTIONS: dict[str, Any] = {
+    "cache": True, "error_model": "numpy", "nogil": True, "forceinline": False
+}  # fmt: skip
 
 _log = logging.getLogger("tcpfluid")
 #: what reading a damaged pickle raises

@@ -6,8 +6,6 @@ RED as in ns-2 (Tsang's thesis, ch. 2 §6).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
@@ -17,7 +15,7 @@ __all__ = ["red_average", "red_probabilities", "red_probability"]
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 
-_JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+_JIT = _numba_cache.JIT_OPTIONS
 
 
 @njit(**_JIT)

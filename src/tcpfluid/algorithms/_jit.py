@@ -13,17 +13,11 @@ from typing import Any
 
 import numpy as np
 
+from .._numba_cache import JIT_OPTIONS, embeds
 from .._numba_cache import configure as configure_cache
-from .._numba_cache import embeds
 
 __all__ = ["HELPER_OPTIONS", "JIT_OPTIONS", "Kernel", "arg_kind", "configure_cache", "helpers"]
 
-#: Numba options of every law's rule and the fluid engines' kernels (the packet simulator's
-#: kernels use the same cache); ``forceinline`` explicit: a kernel that leaves it unset takes
-#: it from the kernel whose compile first needs it, and the cache does not key on it
-JIT_OPTIONS: dict[str, Any] = {
-    "cache": True, "error_model": "numpy", "nogil": True, "forceinline": False
-}  # fmt: skip
 #: Numba options of a helper only compiled code calls (:func:`helpers`): no Python or C entry
 #: point, marked ``alwaysinline`` so that LLVM inlines its optimised code where its callers
 #: are linked. Numba's own inlining (``inline="always"``) types and lowers a copy at every

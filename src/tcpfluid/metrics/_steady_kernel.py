@@ -7,7 +7,6 @@ no ``fastmath``): the sums run from the last sample back, as a reversed ``cumsum
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 from numba import njit
@@ -16,7 +15,7 @@ from .. import _numba_cache
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 
-_JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+_JIT = _numba_cache.JIT_OPTIONS
 
 
 @njit(**_JIT)
