@@ -8,7 +8,7 @@ import itertools
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +56,7 @@ class SweepEngine:
         """The point's summary dict from :func:`tcpfluid.simulate`."""
         from ..engines import _legacy_options, simulate
 
-        options = _legacy_options(task.engine, task.rtt_model, task.seed)
+        options = {**_legacy_options(task.engine, task.rtt_model, task.seed), **dict(task.options)}
         sc = with_mix(build_scenario(task.scenario, **dict(task.params)), task.algorithm)
         summary: dict[str, Any] = simulate(sc, task.engine, **options).summary.to_dict()
         return summary
@@ -140,7 +140,9 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
     k: SWEEP[k].metrics for k in ("closed-form", "rounds", "packet", "ode")
 }
 #: keys of a sweep configuration (``tcpfluid sweep CONFIG.toml``)
-CONFIG_KEYS = ("engine", "scenario", "algorithm", "metrics", "rtt_model", "grid", "points")
+CONFIG_KEYS = (
+    "engine", "scenario", "algorithm", "metrics", "rtt_model", "grid", "points", "options"
+)  # fmt: skip
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
 
 
@@ -163,16 +165,20 @@ class Sweep:
     """A validated sweep: ``points`` (from :func:`grid` or a list of dicts, each naming an
     ``algorithm``, optionally a ``scenario``, and that scenario's parameters) × ``engine``
     (:data:`SWEEP_ENGINES`) × ``metrics`` (:data:`ENGINE_METRICS`) and the ``rtt_model`` of
-    ``"rounds"``/``"closed-form"``; ValueError/TypeError naming a bad one (docs/sweeps.md).
+    ``"rounds"``/``"closed-form"``; ``options``: the engine's options for every point, as
+    :func:`tcpfluid.simulate` takes them (``{"feedback_rounds": 0}``, ``{"delayed_ack":
+    True}``); ValueError/TypeError naming a bad one (docs/sweeps.md).
     """
 
     points: Sequence[Point]
     engine: str = "rounds"
     metrics: tuple[str, ...] = ("ss_exit_window", "time_to_equilibrium_s")
     rtt_model: str = "average"
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         engine = _check_engine(self.engine, SWEEP_ENGINES, "engine")
+        object.__setattr__(self, "options", _check_options(engine, self.options))
         if isinstance(self.metrics, str) or not isinstance(self.metrics, Sequence):
             raise TypeError(f"metrics must be a list of names, got {self.metrics!r}")
         metrics = tuple(self.metrics)
@@ -268,6 +274,7 @@ class Sweep:
             engine=config.get("engine", "rounds"),
             metrics=tuple(metrics),
             rtt_model=config.get("rtt_model", "average"),
+            options=config.get("options", {}),
         )
 
     @classmethod
@@ -312,7 +319,10 @@ class Sweep:
         p = self.points[i]
         params = tuple((k, v) for k, v in p.items() if k not in ("scenario", "algorithm"))
         seed = _point_seed(p)
-        return _Task(i, self.engine, p["scenario"], p["algorithm"], params, seed, self.rtt_model)
+        return _Task(
+            i, self.engine, p["scenario"], p["algorithm"], params, seed, self.rtt_model,
+            tuple(self.options.items()),
+        )  # fmt: skip
 
 
 def sweep(
@@ -325,14 +335,39 @@ def sweep(
     jobs: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool | Callable[[float], None] = False,
+    options: Mapping[str, Any] | None = None,
 ) -> SweepResult:
-    """``Sweep(points, engine, metrics, rtt_model).run(...)`` (:class:`Sweep`)."""
+    """``Sweep(points, engine, metrics, rtt_model, options).run(...)`` (:class:`Sweep`)."""
     return Sweep(
         points=points,  # type: ignore[arg-type]
         engine=engine,
         metrics=metrics,  # type: ignore[arg-type]
         rtt_model=rtt_model,
+        options={} if options is None else options,
     ).run(executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
+
+
+#: engine options a sweep sets otherwise: each point's seed, the ``rtt_model`` key
+_OWN_KEYS = {"seed": "each point's seed is its own", "rtt_model": "give it as rtt_model"}
+
+
+def _check_options(engine: str, options: Any) -> dict[str, Any]:
+    """``options`` checked for ``engine`` as :func:`tcpfluid.simulate` checks them (the
+    closed forms take none), in a new dict sorted by name (the cache key's order)."""
+    from ..engines import get_engine
+
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a table/mapping of engine options, got {options!r}")
+    for name in options:
+        if name in _OWN_KEYS:
+            raise ValueError(f"options: {name!r} is not an option here; {_OWN_KEYS[name]}")
+    if options and engine == "closed-form":
+        raise ValueError(
+            f"options: the closed forms take no engine options, got {', '.join(options)}"
+        )
+    if options:
+        get_engine(engine, **options)  # names and values, as simulate() checks them
+    return {k: options[k] for k in sorted(options)}
 
 
 def _files_beside(data: dict[str, Any], folder: FsPath) -> dict[str, Any]:
@@ -454,6 +489,7 @@ class _Task:
     params: tuple[tuple[str, Any], ...]
     seed: int
     rtt_model: str
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

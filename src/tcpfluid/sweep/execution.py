@@ -70,6 +70,7 @@ def run_sweep(
     paths = np.full((n, 3), np.nan)
     engine = SWEEP[self.engine]
     opts = {"rtt_model": self.rtt_model} if engine.reads_rtt_model else {}
+    opts |= self.options  # (none: the key of a sweep without options, as before)
     structures = _Structures(engine.view_engine)
     keys: dict[int, str] = {}
     metrics = self.metrics
@@ -388,7 +389,7 @@ def _run_rounds(
             part = stack.pop()
             idx = [m[0] for m in part]
             try:
-                summaries = _rounds_batch(key, part, sw.rtt_model)
+                summaries = _rounds_batch(key, part, sw.rtt_model, sw.options)
             except (ValueError, TypeError, ArithmeticError) as exc:
                 # a bad point spoils its batch: bisect down to the offending points
                 _log.info("batched round-model call of %d points failed: %s", len(part), exc)
@@ -404,9 +405,13 @@ def _run_rounds(
 
 
 def _rounds_batch(
-    key: tuple[Any, ...], part: list[tuple[int, Any, dict[str, float]]], rtt_model: Any
+    key: tuple[Any, ...],
+    part: list[tuple[int, Any, dict[str, float]]],
+    rtt_model: Any,
+    options: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
-    """One :func:`simulate_rounds` call over ``part`` (group ``key``); a summary per point."""
+    """One :func:`simulate_rounds` call over ``part`` (group ``key``) with the round model's
+    ``options`` (its recording aside: the summary reads every round); a summary per point."""
     from ..algorithms.registry import get_law
     from ..fluid._rounds_results import flow_records
     from ..fluid.rounds import CrossTraffic, PathBatch, simulate_rounds
@@ -427,6 +432,7 @@ def _rounds_batch(
     trace = simulate_rounds(
         law, batch, duration_s=duration, n_flows=n_flows, flow_start_s=list(starts),
         flow_stop_s=list(stops), rtt=rtt_model, cross_traffic=cross, record=(),
+        **{k: v for k, v in options.items() if k not in ("record", "record_interval_s")},
     )  # fmt: skip
     # one summary of every point, each row the one tcpfluid.simulate gives its run alone
     view = part[0][1]  # the group's flows, laws, CBR sources and notes are every point's
