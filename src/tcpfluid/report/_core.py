@@ -349,23 +349,24 @@ def run_tasks(
 
 
 def _warm_up_both() -> None:
-    """Compile (or load from Numba's cache) the packet and the fluid kernels in this
-    process before the pool forks; a forked child compiles the fluid ones into the cache at
-    the same time."""
+    """Compile (or load from Numba's cache) every kernel in this process before the pool
+    forks: the packet simulator's and the round model's here while a forked child compiles
+    the hybrid model's into the cache (the longest compile, about as long as the others
+    together), then the hybrid's loaded here."""
     import multiprocessing
 
-    from ._runs import warm_up_fluid, warm_up_packets
+    from ._runs import warm_up_hybrid, warm_up_packets
 
     child = None
     if "fork" in multiprocessing.get_all_start_methods():
-        child = multiprocessing.get_context("fork").Process(target=warm_up_fluid)
+        child = multiprocessing.get_context("fork").Process(target=warm_up_hybrid)
         child.start()
     try:
         warm_up_packets()
     finally:
         if child is not None:
             child.join()
-    warm_up_fluid()
+    warm_up_hybrid()
 
 
 def _drain(queue: Any, progress: Progress) -> None:

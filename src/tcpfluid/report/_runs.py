@@ -156,23 +156,22 @@ def first_at_least(t: Any, w: Any, target: float, *, after: float = -math.inf) -
 
 def warm_up_packets() -> None:
     """Compile, or load from the Numba cache, the settling rule's kernel (every engine's
-    summary; first, so that the fluid warm-up running beside this one finds it cached)
-    and the packet simulator's kernels by a 2-s run on the §5.1 path."""
+    summary), the packet simulator's kernels and every law's round-model rule by 2-s runs
+    on the §5.1 path: the report's process, beside :func:`warm_up_hybrid` in a child."""
+    from ..algorithms.registry import ALGORITHMS
     from ..metrics import settling
 
     settling([0.0, 1.0, 2.0], [1.0, 1.0, 1.0])
-    simulate(build_scenario("qv-basic", duration="2s").with_algorithm("vegas"), "packet")
-
-
-def warm_up_fluid() -> None:
-    """Compile, or load from the Numba cache, every law's rule and the hybrid model's
-    kernels by 2-s runs on the §5.1 path."""
-    from ..algorithms.registry import ALGORITHMS
-
     sc = build_scenario("qv-basic", duration="2s")
+    simulate(sc.with_algorithm("vegas"), "packet")
     for a in ALGORITHMS:
         try:
             simulate(sc.with_algorithm(a), "rounds")
         except ValueError:  # a law this path does not suit: compiled by its own task
             pass
-    simulate(sc.with_algorithm("vegas"), "ode")
+
+
+def warm_up_hybrid() -> None:
+    """Compile, or load from the Numba cache, the hybrid model's kernels by a 2-s run on
+    the §5.1 path (the longest compile: its own process, :func:`warm_up_packets` beside)."""
+    simulate(build_scenario("qv-basic", duration="2s").with_algorithm("vegas"), "ode")
