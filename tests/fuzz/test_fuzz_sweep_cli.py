@@ -37,6 +37,14 @@ CONFIG = st.fixed_dictionaries(
         "grid": st.dictionaries(GRID_KEYS, st.one_of(ANYTHING, st.lists(TEXTS, max_size=3))),
         "rtt_model": st.sampled_from(["average", "fluid", "psychic"]),
         "points": st.lists(st.dictionaries(GRID_KEYS, ANYTHING, max_size=2), max_size=2),
+        "options": st.one_of(
+            ANYTHING,
+            st.dictionaries(
+                st.sampled_from(["feedback_rounds", "drop_share", "seed", "rtt_model", "nope"]),
+                ANYTHING,
+                max_size=2,
+            ),
+        ),
     },
 )
 
@@ -45,7 +53,10 @@ CONFIG = st.fixed_dictionaries(
 @given(config=CONFIG, extra=st.dictionaries(KEYS, ANYTHING, max_size=1))
 def test_sweep_config_loader(config: dict[str, Any], extra: dict[str, Any]) -> None:
     cfg = {**config, **extra}
-    names = [*cfg, *(cfg.get("grid") or {}), "points", "grid", "metrics", "algorithm", "config"]
+    names = [*cfg, "points", "grid", "metrics", "algorithm", "config", "options"]
+    for table in ("grid", "options"):  # the keys of a table, which a message may name
+        if isinstance(cfg.get(table), dict):
+            names += list(cfg[table])
     if isinstance(cfg.get("points"), list):
         names += [k for p in cfg["points"] if isinstance(p, dict) for k in p]
     call_checked(Sweep.from_dict, names, cfg)
