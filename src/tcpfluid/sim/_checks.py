@@ -5,7 +5,6 @@ interval and the options of :func:`tcpfluid.sim.simulate_packets` (the fields of
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -84,27 +83,50 @@ def trace_interval(
     return dt
 
 
+def check_rings(scenario: Scenario, max_packets: int) -> None:
+    """Refuse a ``max_packets`` below what the simulator's rings start with (every link's
+    :data:`LINK_RING0` slots and every flow's :data:`FLOW_RING0`), before they are built."""
+    room = len(scenario.link_table) * LINK_RING0 + len(scenario.flow_table) * FLOW_RING0
+    if room > max_packets:
+        raise ValueError(
+            f"max_packets={max_packets:,} is below the {room:,} packets the simulator's "
+            f"rings start with for {len(scenario.link_table)} links and "
+            f"{len(scenario.flow_table)} flows; raise it"
+        )
+
+
 def check_scenario(scenario: Scenario) -> None:
     """Refuse a scenario the packet simulator cannot run (naming the link or flow)."""
     if not isinstance(scenario, Scenario):
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
         )
-    for lk in scenario.links:
-        if not (lk.rate_bps > 0 and math.isfinite(lk.rate_bps)):
-            raise ValueError(f"link {lk.name!r}: rate must be > 0 and finite, got {lk.rate_bps!r}")
-        red_params(lk)
-    for fl in scenario.flows:
-        if not fl.reverse:
+    # on the scenario's columns, link by link and flow by flow in order: the first bad one
+    lt, ft = scenario.link_table, scenario.flow_table
+    rate = lt.rate_bps
+    bad_rate = np.flatnonzero(~((rate > 0) & np.isfinite(rate)))
+    first_bad = int(bad_rate[0]) if bad_rate.size else len(lt)
+    for k in sorted(lt.special):
+        if k < first_bad:
+            red_params(lt.link(k))  # a RED link's parameters, checked
+    if bad_rate.size:
+        raise ValueError(
+            f"link {lt.names[first_bad]!r}: rate must be > 0 and finite, got "
+            f"{float(rate[first_bad])!r}"
+        )
+    no_acks = np.diff(ft.rev_ptr) == 0
+    late = ft.start_s >= scenario.duration_s
+    if (no_acks | late).any():
+        f = int(np.argmax(no_acks | late))
+        if no_acks[f]:
             raise ValueError(
-                f"flow {fl.name!r} has no ACK path (reverse=()); the packet simulator needs "
+                f"flow {ft.names[f]!r} has no ACK path (reverse=()); the packet simulator needs "
                 "the links its ACKs cross"
             )
-        if fl.start_s >= scenario.duration_s:
-            raise ValueError(
-                f"flow {fl.name!r} starts at start_s={fl.start_s!r}, not before the end of the "
-                f"run (duration {scenario.duration_s!r} s); give start_s < duration"
-            )
+        raise ValueError(
+            f"flow {ft.names[f]!r} starts at start_s={float(ft.start_s[f])!r}, not before the "
+            f"end of the run (duration {scenario.duration_s!r} s); give start_s < duration"
+        )
     check_work(scenario)
 
 
@@ -121,24 +143,25 @@ def transmissions_bound(scenario: Scenario) -> float:
     and ACK transmitted once per link it crosses."""
     dur = scenario.duration_s
     pkt_bits = 8.0 * scenario.packet_size_bytes
-    cap = {lk.name: lk.rate_bps / pkt_bits * dur for lk in scenario.links}
-    demand: list[tuple[float, tuple[str, ...], tuple[str, ...]]] = []
-    for fl in scenario.flows:
-        active = max(0.0, min(fl.stop_s, dur) - fl.start_s)
-        rate = min(scenario.link(n).rate_bps for n in fl.forward) / pkt_bits
-        demand.append((rate * active, fl.forward, fl.reverse))
-    for c in scenario.cbr:
-        active = max(0.0, min(c.stop_s, dur) - c.start_s)
-        demand.append((c.rate_bps / pkt_bits * active, c.links, ()))
-    offered: dict[str, float] = {}
-    for sent, fwd, _ in demand:
-        for n in fwd:
-            offered[n] = offered.get(n, 0.0) + sent
-    total = 0.0
-    for sent, fwd, rev in demand:
-        share = min([1.0] + [cap[n] / offered[n] for n in fwd if offered[n] > cap[n]])
-        total += sent * share * (len(fwd) + len(rev))
-    return total
+    lt, ft = scenario.link_table, scenario.flow_table
+    cap = lt.rate_bps / pkt_bits * dur
+    # the flows' and the CBR sources' routes (link indices) and packets sent, one table
+    cbr_routes = [np.array([lt.find(n) for n in c.links], dtype=np.int64) for c in scenario.cbr]
+    lengths = np.concatenate([np.diff(ft.fwd_ptr), [r.size for r in cbr_routes]]).astype(int)
+    idx = np.concatenate([ft.fwd_idx, *cbr_routes]).astype(np.int64)
+    hops = np.concatenate([np.diff(ft.fwd_ptr) + np.diff(ft.rev_ptr), lengths[len(ft) :]])
+    f_active = np.maximum(0.0, np.minimum(ft.stop_s, dur) - ft.start_s)
+    f_rate = np.minimum.reduceat(lt.rate_bps[ft.fwd_idx], ft.fwd_ptr[:-1]) / pkt_bits
+    c_sent = [
+        c.rate_bps / pkt_bits * max(0.0, min(c.stop_s, dur) - c.start_s) for c in scenario.cbr
+    ]
+    sent = np.concatenate([f_rate * f_active, c_sent])
+    route_of = np.repeat(np.arange(sent.size), lengths)
+    offered = np.bincount(idx, weights=sent[route_of], minlength=len(lt))
+    ratio = np.where(offered[idx] > cap[idx], cap[idx] / np.maximum(offered[idx], 1e-300), 1.0)
+    share = np.ones(sent.size)
+    np.minimum.at(share, route_of, ratio)
+    return float(np.sum(sent * share * hops))
 
 
 def check_work(scenario: Scenario) -> None:

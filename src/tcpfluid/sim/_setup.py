@@ -39,6 +39,16 @@ def red_params(link: Any) -> tuple[int, float, float, float, float]:
     return (2 if red["gentle"] else 1), red["min_th"], red["max_th"], red["max_p"], red["w_q"]
 
 
+def red_rows(sc: Scenario) -> FloatArray:
+    """:func:`red_params` of every link as rows ``(nl, 5)``: read from the links that are
+    not plain drop-tail only (the others' rows are zero, as :func:`red_params` gives them)."""
+    lt = sc.link_table
+    red = np.zeros((len(lt), 5), dtype=np.float64)
+    for k in sorted(lt.special):
+        red[k] = red_params(lt.link(k))
+    return red
+
+
 def _routes(sc: Scenario) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
     """The link indices of the flows' data paths, of their ACK paths and of the CBR sources'."""
     names = {lk.name: i for i, lk in enumerate(sc.links)}
@@ -90,7 +100,7 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
     nl = len(lt)
     lf = np.zeros((nl, C.NLF), dtype=np.float64)
     li = np.zeros((nl, C.NLI), dtype=np.int64)
-    red = np.array([red_params(lk) for lk in sc.links], dtype=np.float64).reshape(nl, 5)
+    red = red_rows(sc)
     lf[:, C.L_RATE] = lt.rate_bps / 8.0
     lf[:, C.L_DELAY], lf[:, C.L_BUF] = lt.delay_s, lt.buffer_pkts
     lf[:, [C.L_MIN_TH, C.L_MAX_TH, C.L_MAXP, C.L_WQ]] = red[:, 1:]
@@ -111,8 +121,10 @@ def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
     """``(eager, fed)`` flags of the links: an eager link hands each packet to its next
     link when it admits it, a fed link receives packets that way; which links qualify:
     docs/simulator.md, "Eager links"."""
-    nl = len(sc.links)
+    lt = sc.link_table
+    nl = len(lt)
     fwd, rev, cbr = _routes(sc)
+    plain_inf = np.isinf(lt.buffer_pkts) & (red_rows(sc)[:, 0] == 0.0)  # no buffer, no RED
     preds: list[set[int]] = [set() for _ in range(nl)]
     succs: list[set[int]] = [set() for _ in range(nl)]
     first: set[int] = set()
@@ -127,13 +139,7 @@ def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
             succs[a].add(b)
 
     def can_be_fed(b: int, a: int) -> bool:
-        lk = sc.links[b]
-        return (
-            preds[b] == {a}
-            and b not in first
-            and math.isinf(lk.buffer_pkts)
-            and not lk.red_parameters()
-        )
+        return preds[b] == {a} and b not in first and bool(plain_inf[b])
 
     eager = np.zeros(nl, dtype=np.int64)
     fed = np.zeros(nl, dtype=np.int64)
@@ -152,6 +158,7 @@ def early_receivers(sc: Scenario, paths: IntArray, fi: IntArray, li: IntArray) -
     entry after A on its data path ``-2 - r`` for its ACK path at ``paths[r]``."""
     nl = len(sc.links)
     fwd, rev, cbr = _routes(sc)
+    is_red = red_rows(sc)[:, 0] > 0.0
     crossed: list[list[tuple[str, int, int]]] = [[] for _ in range(nl)]
     for kind, routes in (("data", fwd), ("ack", rev), ("cbr", cbr)):
         for r, route in enumerate(routes):
@@ -165,7 +172,7 @@ def early_receivers(sc: Scenario, paths: IntArray, fi: IntArray, li: IntArray) -
         if not all(
             fi[f, C.I_DELACK] == 0
             and rev[f]
-            and not sc.links[rev[f][0]].red_parameters()
+            and not is_red[rev[f][0]]
             and all(k == "ack" and h == 0 and fwd[g][-1] == a for k, g, h in crossed[rev[f][0]])
             for f in flows
         ):

@@ -27,6 +27,7 @@ from ._checks import (
     SECONDS_OPTIONS,
     check_ns2_vegas,
     check_options,
+    check_rings,
     check_scenario,
     seconds_options,
     trace_interval,
@@ -124,13 +125,9 @@ class _Sim:
             self.ff[timed, C.F_V_DELTA] = mode
             self.ff[timed, C.F_V_GROW_CHECK] = 1.0 if opts["ns2_vegas_growth_check"] else 0.0
         self.flow_rows = self.fs.shape[0]
-        self.room = self.link_rows + self.flow_rows  # packets the rings have room for
-        self.max_packets = max_packets = opts["max_packets"]
-        if self.room > max_packets:
-            raise ValueError(
-                f"max_packets={max_packets:,} is below the {self.room:,} packets the simulator's "
-                f"rings start with for {len(sc.links)} links and {len(sc.flows)} flows; raise it"
-            )
+        # packets the rings have room for (at most max_packets: check_rings, before the build)
+        self.room = self.link_rows + self.flow_rows
+        self.max_packets = opts["max_packets"]
         self.ht, self.hi, self.gf, self.gi = event_heap(
             sc, self.ff[:, C.F_START], sample_interval_s=sample_interval_s
         )
@@ -406,6 +403,7 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
         if given.get(alias) is not None:
             warn_renamed("simulate_packets", alias, name, stacklevel=4)
     opts = check_options(given, scenario)
+    check_rings(scenario, opts["max_packets"])
     dt_name, dt_given = seconds_options(given)["sample_interval_s"]
     dt = trace_interval(
         scenario, dt_given, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES, name=dt_name
