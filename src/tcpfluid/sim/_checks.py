@@ -144,24 +144,27 @@ def transmissions_bound(scenario: Scenario) -> float:
     dur = scenario.duration_s
     pkt_bits = 8.0 * scenario.packet_size_bytes
     lt, ft = scenario.link_table, scenario.flow_table
-    cap = lt.rate_bps / pkt_bits * dur
     # the flows' and the CBR sources' routes (link indices) and packets sent, one table
     cbr_routes = [np.array([lt.find(n) for n in c.links], dtype=np.int64) for c in scenario.cbr]
     lengths = np.concatenate([np.diff(ft.fwd_ptr), [r.size for r in cbr_routes]]).astype(int)
     idx = np.concatenate([ft.fwd_idx, *cbr_routes]).astype(np.int64)
     hops = np.concatenate([np.diff(ft.fwd_ptr) + np.diff(ft.rev_ptr), lengths[len(ft) :]])
-    f_active = np.maximum(0.0, np.minimum(ft.stop_s, dur) - ft.start_s)
-    f_rate = np.minimum.reduceat(lt.rate_bps[ft.fwd_idx], ft.fwd_ptr[:-1]) / pkt_bits
-    c_sent = [
-        c.rate_bps / pkt_bits * max(0.0, min(c.stop_s, dur) - c.start_s) for c in scenario.cbr
-    ]
-    sent = np.concatenate([f_rate * f_active, c_sent])
-    route_of = np.repeat(np.arange(sent.size), lengths)
-    offered = np.bincount(idx, weights=sent[route_of], minlength=len(lt))
-    ratio = np.where(offered[idx] > cap[idx], cap[idx] / np.maximum(offered[idx], 1e-300), 1.0)
-    share = np.ones(sent.size)
-    np.minimum.at(share, route_of, ratio)
-    return float(np.sum(sent * share * hops))
+    route_of = np.repeat(np.arange(hops.size), lengths)
+    # a duration near the float range makes the bound inf (refused by check_work), silently
+    # as float arithmetic does
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        cap = lt.rate_bps / pkt_bits * dur
+        f_active = np.maximum(0.0, np.minimum(ft.stop_s, dur) - ft.start_s)
+        f_rate = np.minimum.reduceat(lt.rate_bps[ft.fwd_idx], ft.fwd_ptr[:-1]) / pkt_bits
+        c_sent = [
+            c.rate_bps / pkt_bits * max(0.0, min(c.stop_s, dur) - c.start_s) for c in scenario.cbr
+        ]
+        sent = np.concatenate([f_rate * f_active, c_sent])
+        offered = np.bincount(idx, weights=sent[route_of], minlength=len(lt))
+        ratio = np.where(offered[idx] > cap[idx], cap[idx] / offered[idx], 1.0)
+        share = np.ones(sent.size)
+        np.minimum.at(share, route_of, ratio)
+        return float(np.sum(sent * share * hops))
 
 
 def check_work(scenario: Scenario) -> None:
