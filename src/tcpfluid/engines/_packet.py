@@ -136,12 +136,13 @@ class Packet(Engine):
         series: dict[str, Any] = {}
         if self.records("utilization"):
             series["utilization"] = np.asarray(lk.utilization, dtype=np.float64)
-        queues = {  # every link's queue (NaN where the queue is not recorded)
-            k.name: np.asarray(k.queue_pkts, dtype=np.float64)
+        # every link's queue (NaN where the queue is not recorded), one row per link
+        rows = (
+            res.links.queues()
             if self.records("queue_pkts")
-            else np.full(t.shape, np.nan)
-            for k in res.links
-        }
+            else np.full((len(res.links), t.size), np.nan)
+        )
+        queues = dict(zip(sc.link_table.names, rows, strict=True))
         lost = "packets not conserved (sent != delivered + dropped + in flight)"
         return self._wrap(
             label,

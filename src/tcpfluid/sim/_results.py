@@ -10,7 +10,7 @@ is accounted for (sent = delivered + dropped + still in a link).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._json import fields_dict
+from .._result_columns import LazySeq
 from ..algorithms._common import backlog
 from ..metrics import _finite_or_none, bandwidth_changes
 from ..metrics._settling import law_band
@@ -187,7 +188,7 @@ class PacketResult:
     scenario: Scenario
     t_s: FloatArray
     flows: tuple[FlowTrace, ...]
-    links: tuple[LinkTrace, ...]
+    links: Sequence[LinkTrace]
     conservation: Mapping[str, Any]
     events: int
     wall_time_s: float
@@ -228,7 +229,8 @@ class PacketResult:
 
     def link(self, name: str) -> LinkTrace:
         """The trace of the link called ``name``."""
-        return _named(self.links, name, "link")
+        k = self.links.find(name) if isinstance(self.links, LinkTraces) else -1
+        return self.links[k] if k >= 0 else _named(self.links, name, "link")
 
     def plot(self, ax: Any = None, *, link: str | None = None) -> list[Any]:
         """Plot every flow's window at its round boundaries and, dashed, the queue of
@@ -284,7 +286,7 @@ _RUN_KEYS = ("events", "wall_time_s", "packets_per_s", "events_per_s", "law_call
 _T = TypeVar("_T", FlowTrace, LinkTrace)
 
 
-def _named(items: tuple[_T, ...], name: str, what: str) -> _T:
+def _named(items: Sequence[_T], name: str, what: str) -> _T:
     for item in items:
         if item.name == name:
             return item
@@ -427,28 +429,59 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
     return flows
 
 
-def _link_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[LinkTrace]:
-    """One trace per link from the first ``n`` samples and the link counters."""
-    # every per-link series is a row of one array made for all links at once (link,
-    # column, time): the samples are stored time first, so a link's column is strided
-    sl = np.ascontiguousarray(sim.s_link[:n].transpose(1, 2, 0))
-    sent_all = np.diff(sl[:, 2], axis=1, prepend=sl[:, 2, :1])
-    return [
-        LinkTrace(
-            name=lk.name,
-            rate_bps=lk.rate_bps,
-            queue_pkts=sl[i, 0],
-            drops=sl[i, 1],
-            utilization=sent_all[i] / (safe_dt * lk.rate_bps / 8.0),
-            red_avg_pkts=sl[i, 3],
-            arrivals=int(sim.li[i, C.J_TAIL] + sim.li[i, C.J_DROPS]),
-            drops_total=int(sim.li[i, C.J_DROPS]),
-            data_drops=int(sim.li[i, C.J_DROPS_DATA]),
-            max_queue_pkts=int(sim.li[i, C.J_MAXQ]),
-            bytes_out=float(sim.lf[i, C.L_BYTES_OUT]),
+class LinkTraces(LazySeq[LinkTrace]):
+    """Every link's :class:`LinkTrace`, each made when read from the run's samples (stored
+    time first: sample, link, column) and counters: a run with many links reads only the
+    ones asked for. ``find(name)``: the index of the link called ``name`` (-1: none)."""
+
+    __slots__ = ("_counters", "_counters_f", "_names", "_rate_bps", "_safe_dt", "_samples")
+    _what = "link trace"
+
+    def __init__(self, sim: _Sim, n: int, safe_dt: FloatArray) -> None:
+        lt = sim.scenario.link_table
+        self._names, self._rate_bps = lt.names, lt.rate_bps
+        self._samples = sim.s_link[:n]  # (the run's own array: not written after the run)
+        self._safe_dt = safe_dt
+        li = sim.li
+        self._counters = np.stack(
+            [
+                li[:, C.J_TAIL] + li[:, C.J_DROPS],
+                li[:, C.J_DROPS],
+                li[:, C.J_DROPS_DATA],
+                li[:, C.J_MAXQ],
+            ],
+            axis=1,
+        ).tolist()
+        self._counters_f = sim.lf[:, C.L_BYTES_OUT].tolist()
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def find(self, name: str) -> int:
+        return self._names.find(name)
+
+    def queues(self) -> FloatArray:
+        """Every link's queue at each sample, one row per link (links x samples)."""
+        return np.ascontiguousarray(self._samples[:, :, 0].T)
+
+    def _item(self, i: int) -> LinkTrace:
+        col = np.ascontiguousarray(self._samples[:, i, :].T)  # (column, time) of link i
+        sent = col[2]
+        rate = float(self._rate_bps[i])
+        arrivals, drops, data_drops, max_q = self._counters[i]
+        return LinkTrace(
+            name=self._names[i],
+            rate_bps=rate,
+            queue_pkts=col[0],
+            drops=col[1],
+            utilization=np.diff(sent, prepend=sent[:1]) / (self._safe_dt * rate / 8.0),
+            red_avg_pkts=col[3],
+            arrivals=int(arrivals),
+            drops_total=int(drops),
+            data_drops=int(data_drops),
+            max_queue_pkts=int(max_q),
+            bytes_out=float(self._counters_f[i]),
         )
-        for i, lk in enumerate(sim.scenario.links)
-    ]
 
 
 def collect(sim: _Sim, wall: float, seed: int) -> PacketResult:
@@ -461,7 +494,7 @@ def collect(sim: _Sim, wall: float, seed: int) -> PacketResult:
         scenario=sim.scenario,
         t_s=t,
         flows=tuple(_flow_traces(sim, n, safe_dt)),
-        links=tuple(_link_traces(sim, n, safe_dt)),
+        links=LinkTraces(sim, n, safe_dt),
         conservation=conservation(sim),
         events=int(sim.gi[C.G_EVENTS]),
         wall_time_s=wall,
