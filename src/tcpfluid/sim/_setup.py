@@ -50,12 +50,18 @@ def red_rows(sc: Scenario) -> FloatArray:
 
 
 def _routes(sc: Scenario) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
-    """The link indices of the flows' data paths, of their ACK paths and of the CBR sources'."""
-    names = {lk.name: i for i, lk in enumerate(sc.links)}
+    """The link indices of the flows' data paths, of their ACK paths and of the CBR
+    sources' (the flows' from the scenario's columns)."""
+    ft, lt = sc.flow_table, sc.link_table
+
+    def split(ptr: IntArray, idx: IntArray) -> list[list[int]]:
+        flat, at = idx.tolist(), ptr.tolist()
+        return [flat[a:b] for a, b in itertools.pairwise(at)]
+
     return (
-        [[names[n] for n in fl.forward] for fl in sc.flows],
-        [[names[n] for n in fl.reverse] for fl in sc.flows],
-        [[names[n] for n in src.links] for src in sc.cbr],
+        split(ft.fwd_ptr, ft.fwd_idx),
+        split(ft.rev_ptr, ft.rev_idx),
+        [[lt.find(n) for n in src.links] for src in sc.cbr],
     )
 
 
