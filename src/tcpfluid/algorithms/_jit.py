@@ -52,7 +52,7 @@ class Kernel:
     inlined into the rules that call it, or another law's :class:`Kernel`, whose compiled
     rule is called as it is."""
 
-    __slots__ = ("_fits", "args", "fn", "py_func", "uses")
+    __slots__ = ("_fits", "_overload", "args", "fn", "py_func", "uses")
 
     def __init__(
         self,
@@ -67,6 +67,9 @@ class Kernel:
         self.fn: Callable[..., Any] | None = None
         #: whether arguments of these kinds (:func:`arg_kind`) fit the compiled signature
         self._fits: dict[tuple[Any, ...], bool] = {}
+        #: the compiled signature's entry point and argument types, read once (``None``:
+        #: not read yet; ``()``: not one Numba overload, so the rule is called as it is)
+        self._overload: tuple[Any, ...] | None = None
 
     def get(self) -> Callable[..., Any]:
         """The compiled rule (compiled, or loaded from the cache, on the first call)."""
@@ -86,19 +89,24 @@ class Kernel:
         place (the packet simulator binds each flow's once): the compiled entry point when
         every argument has the signature's type (typed once), else Numba's dispatcher."""
         fn: Any = self.get()
-        overloads = getattr(fn, "overloads", None)
-        if not overloads or len(overloads) != 1:  # not compiled by Numba (NUMBA_DISABLE_JIT)
+        if self._overload is None:
+            overloads: Any = getattr(fn, "overloads", None)
+            # not one compiled overload: not compiled by Numba (NUMBA_DISABLE_JIT)
+            self._overload = ()
+            if overloads and len(overloads) == 1:
+                (overload,) = overloads.values()
+                self._overload = (overload.entry_point, overload.signature.args)
+        if not self._overload:
             return partial(fn, *args)
-        (overload,) = overloads.values()
+        entry, expected = self._overload
         # Numba's typing of an array costs about 10 us: done once per kind of arguments
         key = tuple(map(arg_kind, args))
         fits = self._fits.get(key)
         if fits is None:
-            expected = overload.signature.args
             fits = self._fits[key] = len(args) == len(expected) and all(
                 _fits(fn.typeof_pyval(a), t) for a, t in zip(args, expected, strict=True)
             )
-        return partial(overload.entry_point if fits else fn, *args)
+        return partial(entry if fits else fn, *args)
 
 
 def helpers(
