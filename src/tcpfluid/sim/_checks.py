@@ -101,19 +101,17 @@ def check_scenario(scenario: Scenario) -> None:
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
         )
-    # on the scenario's columns, link by link and flow by flow in order: the first bad one
+    # on the scenario's columns: the links' rates (also checked when a link is made, unless
+    # that is bypassed), the RED parameters of the links not plain drop-tail, the flows
     lt, ft = scenario.link_table, scenario.flow_table
-    rate = lt.rate_bps
-    bad_rate = np.flatnonzero(~((rate > 0) & np.isfinite(rate)))
-    first_bad = int(bad_rate[0]) if bad_rate.size else len(lt)
-    for k in sorted(lt.special):
-        if k < first_bad:
-            red_params(lt.link(k))  # a RED link's parameters, checked
-    if bad_rate.size:
+    bad = np.flatnonzero(~((lt.rate_bps > 0) & np.isfinite(lt.rate_bps)))
+    if bad.size:
+        k = int(bad[0])
         raise ValueError(
-            f"link {lt.names[first_bad]!r}: rate must be > 0 and finite, got "
-            f"{float(rate[first_bad])!r}"
+            f"link {lt.names[k]!r}: rate must be > 0 and finite, got {float(lt.rate_bps[k])!r}"
         )
+    for k in sorted(lt.special):
+        red_params(lt.link(k))
     no_acks = np.diff(ft.rev_ptr) == 0
     late = ft.start_s >= scenario.duration_s
     if (no_acks | late).any():
