@@ -165,3 +165,44 @@ def test_overflow_is_a_value_error_naming_the_input(call, match):
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match=match):
             call()
+
+
+def _one_link(path, algorithm, duration_s, **params):
+    """One flow on one forward and one reverse link whose base RTT is the path's d."""
+    from tcpfluid.scenarios import FlowSpec, Link, Scenario
+
+    rate = path.mu * 8.0 * path.packet_size_bytes
+    delay = 0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate)
+    links = (Link("forward", rate, delay), Link("reverse", rate, delay))
+    flow = FlowSpec("f", ("forward",), ("reverse",), algorithm=algorithm, params=params)
+    return Scenario(
+        "one-link",
+        links,
+        (flow,),
+        duration_s=duration_s,
+        packet_size_bytes=path.packet_size_bytes,
+        ack_size_bytes=path.ack_size_bytes,
+    )
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "enhanced-vegas"])
+def test_rounds_with_a_standing_queue_last_longer_than_d(algorithm):
+    # γ = 120 on 50 Mb/s × 100 ms: W* = 611 <= μd = 625, but Table 1's window 1024 cut to
+    # 896 starts ~270 packets above the band, and Vegas removes one packet per round; each
+    # of those rounds lasts W/μ (d plus the standing queue's delay), not d: 31 s of rounds
+    # where rounds × d says 25.5 s.
+    from tcpfluid import simulate
+
+    path = Path("50Mbps", "100ms")
+    pr = predict(algorithm, path, gamma=120.0)
+    assert pr.ca_start_window_pkts == 896
+    n = pr.rounds_to_equilibrium - pr.ss_exit_round
+    by_hand = sum(max(path.d, (896 - j) / path.mu) for j in range(n))  # plain loop
+    assert pr.time_to_equilibrium_s == pytest.approx(pr.ss_exit_time_s + by_hand)
+    # the packet simulator on that path: the same settling time within 0.3 s (its slow
+    # start's exit round already carries a 400-packet queue, 0.13 s the closed form leaves
+    # out, and settling is resolved to a round, 0.1-0.16 s); rounds × d missed it by 6 s
+    sc = _one_link(path, algorithm, 60.0, gamma=120.0)
+    got = simulate(sc, "packet").summary.flows[0].time_to_equilibrium_s
+    assert got == pytest.approx(pr.time_to_equilibrium_s, abs=0.3)
+    assert abs(got - pr.rounds_to_equilibrium * path.d) > 5.0

@@ -32,7 +32,9 @@ def test_vegas_50mbps_100ms_by_hand(capsys):
     assert p["ca_start_window_pkts"] == 56
     # +1 per round from 56 to mu d + alpha = 627: 571 rounds, after the 12 of slow start
     assert p["rounds_to_target"] == 12 + 571
-    assert p["time_to_target_s"] == pytest.approx(58.3)
+    # 583 rounds of d, but the last (window 626) carries one packet of standing queue:
+    # 626/mu instead of d
+    assert p["time_to_target_s"] == pytest.approx(58.2 + 626 / 6250.0)
     # settled (tcpfluid.metrics.settling): within max(1, 0.02 * 627) = 12.54 packets of 627
     # once the window reaches 627 - 12.54, after ceil(571 - 12.54) = 559 of those rounds
     assert p["rounds_to_equilibrium"] == 12 + 559
@@ -94,12 +96,15 @@ ENHANCED = ("-a", "enhanced-vegas", "--bdp", "100", "--rtt", "0.1")
 
 @pytest.mark.parametrize(
     ("extra", "delta"),
-    [((), 3.0), (("--delta", "2"), 2.0), (("--alpha", "3", "--beta", "3"), 3.0)],
+    [((), 3.0), (("--delta", "2"), 2.0), (("--alpha", "5", "--beta", "5"), 5.0)],
 )
 def test_enhanced_vegas_reads_its_one_threshold(capsys, extra, delta):
     """Enhanced Vegas's δ (its law's default 3, Hasegawa et al.'s example; ``--delta``; or
-    α = β given): the band of eq. 2 with α = β = δ is the one window μd + δ."""
-    (p,) = run_json(capsys, *ENHANCED, *extra)["predictions"]
+    α = β given): the band of eq. 2 with α = β = δ is the one window μd + δ, and the
+    parameters the output records say the δ that was used."""
+    out = run_json(capsys, *ENHANCED, *extra)
+    (p,) = out["predictions"]
+    assert out["parameters"]["delta"] == delta
     assert p["alpha_pkts"] == p["beta_pkts"] == delta
     assert p["equilibrium_band_pkts"] == pytest.approx([100.0 + delta, 100.0 + delta])
     assert p["equilibrium_window_pkts"] == pytest.approx(100.0 + delta)

@@ -159,6 +159,7 @@ def predict(
     fields: dict[str, Any] = {}  # the slow start and the settled window (not TCP-Ho's)
     if algorithm == "tcp-ho":
         total = int(conspicuous_round("tcp-ho", bdp))
+        reach_s = total * d
     else:
         ex = slow_start_exit(
             algorithm,
@@ -172,10 +173,11 @@ def predict(
         band = equilibrium_band(bdp, a, b, what="predict")
         check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
         start = ex.exit_window_pkts
-        settled, ca_rounds = _approach(algorithm, start, bdp, a, b)
+        settled, ca_rounds, ca_s = _approach(algorithm, start, bdp, a, b, d)
         check_in_band(settled, band, what="predict")
         total = ex.exit_round + ca_rounds
-        if not math.isfinite(total * d):
+        reach_s = ex.exit_time_s + ca_s
+        if not math.isfinite(reach_s):
             raise ValueError(
                 f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets "
                 f"and d={d!r} s; the path must be far below the float range"
@@ -194,7 +196,7 @@ def predict(
         law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
         settle, settle_s, why = None, None, "not computed (round_map=False)"
         if round_map:
-            settle, settle_s, why = _round_map_settling(algorithm, path, law, model, total * d)
+            settle, settle_s, why = _round_map_settling(algorithm, path, law, model, reach_s)
         route = "round model"
         note = (
             "Quick Vegas overshoots its target and approaches its band in steps: no closed "
@@ -206,8 +208,10 @@ def predict(
         # one packet per round toward the settled window: settled within the band
         # max(1, 2 %) (tcpfluid.metrics.settling) that many rounds before reaching it
         tol = max(1.0, 0.02 * abs(settled))
-        settle = ex.exit_round + max(math.ceil(abs(settled - start) - tol - 1e-9), 0)
-        settle_s = settle * d
+        n = max(math.ceil(abs(settled - start) - tol - 1e-9), 0)
+        settle = ex.exit_round + n
+        step = math.copysign(1.0, settled - start)
+        settle_s = ex.exit_time_s + _rounds_time_s(start, step, n, bdp, d)
     reads = algorithm != "tcp-ho"  # TCP-Ho's analysis reads no threshold
     return Prediction(
         algorithm=algorithm,
@@ -220,7 +224,7 @@ def predict(
         rounds_to_equilibrium=settle,
         time_to_equilibrium_s=settle_s,
         rounds_to_target=total,
-        time_to_target_s=total * d,
+        time_to_target_s=reach_s,
         time_to_equilibrium_route=route,
         note=note,
         **fields,
@@ -264,27 +268,52 @@ def _thresholds(
     return g, d, d
 
 
-def _approach(algorithm: str, start: float, bdp: float, a: float, b: float) -> tuple[float, int]:
+def _approach(
+    algorithm: str, start: float, bdp: float, a: float, b: float, d: float
+) -> tuple[float, int, float]:
     """The window a Vegas-family flow settles at from its congestion-avoidance start
-    ``start`` and the rounds it takes to get there (α, β: its thresholds); from above the
-    band's target by the law's own rule with Δ = W − μd (docs/analytic.md, "Domain of the
-    closed forms")."""
+    ``start``, the rounds it takes to get there and their length in seconds (α, β: its
+    thresholds; d the base RTT): from above the band's target by the law's own rule with
+    Δ = W − μd, each round lasting W/μ while the window keeps a standing queue
+    (docs/analytic.md, "Domain of the closed forms")."""
     if algorithm == "quick-vegas":
-        w, rounds, m = start, 0, 0.5 * (a + b)
-        if start <= bdp + m:
-            return bdp + m, math.ceil(
+        w, rounds, seconds, m = start, 0, 0.0, 0.5 * (a + b)
+        if start <= bdp + m:  # eq. 12, from below: no standing queue
+            k = math.ceil(
                 float(rounds_to_equilibrium("quick-vegas", start, (bdp + m) / start, beta=b)) - 1e-9
             )
+            return bdp + m, k, k * d
         while w - bdp > m + 1e-9:
+            seconds += _rounds_time_s(w, 0.0, 1, bdp, d)
             delta = w - bdp
             w -= 0.5 * (delta - m) if delta > b else 1.0
             rounds += 1
-        return w, rounds
+        return w, rounds, seconds
     if start > bdp + b:
         k = max(math.ceil(start - bdp - b - 1e-9), 0)
-        return start - k, k
+        return start - k, k, _rounds_time_s(start, -1.0, k, bdp, d)
     target = bdp + a
-    return max(target, start), max(math.ceil(target - start - 1e-9), 0)
+    k = max(math.ceil(target - start - 1e-9), 0)
+    return max(target, start), k, _rounds_time_s(start, 1.0, k, bdp, d)
+
+
+def _rounds_time_s(first: float, step: float, n: int, bdp: float, d: float) -> float:
+    """Seconds of ``n`` rounds carrying the windows ``first + step·j`` (j < n, packets; step
+    −1, 0 or +1): a round lasts the base RTT ``d``, or W/μ = d·W/μd when its window W
+    keeps a standing queue W − μd (the sum in closed form: the rounds above μd are an
+    arithmetic series)."""
+    if n <= 0:
+        return 0.0
+    if step < 0:  # first − j > μd for j < first − μd
+        lo, m = 0, min(n, max(math.ceil(first - bdp - 1e-9), 0))
+    elif step > 0:  # first + j > μd for j > μd − first
+        lo = min(n, max(math.floor(bdp - first + 1e-9) + 1, 0))
+        m = n - lo
+    else:
+        lo, m = 0, (n if first > bdp else 0)
+    # the m rounds above μd carry first + step·(lo + i), i < m
+    above = m * (first + step * lo) + step * m * (m - 1) / 2.0
+    return (n - m) * d + above * d / bdp
 
 
 def _round_map_settling(

@@ -41,8 +41,8 @@ flows starting together on an idle path; convergence after an increase) and the 
 model otherwise, with a column naming the source. Parameters as --set KEY=VALUE.
 
 Path: give two of --bandwidth, --rtt, --bdp. --rtt is the base RTT d (propagation plus
-transmission, no queueing). Times are rounds x d (closed-form fluid model, no loss, no
-ACK-path congestion).
+transmission, no queueing). A round lasts d, or W/mu while its window W keeps a standing
+queue (closed-form fluid model, no loss, no ACK-path congestion).
 
 Two times: "first reaches the target" (rounds_to_target, time_to_target_s) is the closed
 forms' count of the round the window first reaches mu*d + alpha (Vegas), mu*d + (alpha +
@@ -324,7 +324,10 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"comparison": rows}, indent=2))
         else:
-            print("Closed-form predictions on the documents' paths (times = rounds x d)\n")
+            print(
+                "Closed-form predictions on the documents' paths (a round lasts d, or W/mu "
+                "with a standing queue)\n"
+            )
             print(_doc_table(rows))
         return 0
     names = _algorithms(args.algorithm)
@@ -354,7 +357,8 @@ def run(args: argparse.Namespace) -> int:
         )
     _refuse_unused_law_options(args, names)
     if args.json:
-        delta = DELTA.default if args.delta is None else args.delta
+        ev = [p for p in preds if p.algorithm == "enhanced-vegas"]
+        delta = ev[0].alpha_pkts if ev else DELTA.default if args.delta is None else args.delta
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
             "parameters": dict(
