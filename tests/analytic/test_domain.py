@@ -206,3 +206,24 @@ def test_rounds_with_a_standing_queue_last_longer_than_d(algorithm):
     got = simulate(sc, "packet").summary.flows[0].time_to_equilibrium_s
     assert got == pytest.approx(pr.time_to_equilibrium_s, abs=0.3)
     assert abs(got - pr.rounds_to_equilibrium * path.d) > 5.0
+
+
+@pytest.mark.parametrize("buffer", [50, 90])
+def test_tcp_ho_refuses_a_buffer_its_ramp_overflows(buffer):
+    # TCP-Ho's ramp ends one step past the pipe: on 50 Mb/s × 100 ms the packet simulator
+    # queues about 100 packets at its peak, so a 50- or 90-packet buffer loses packets,
+    # which the lossless prediction does not model (it used to answer as if unlimited)
+    from tcpfluid import simulate
+
+    path = Path("50Mbps", "100ms", buffer=buffer)
+    with pytest.raises(ValueError, match=rf"buffer={buffer} packets is smaller than"):
+        predict("tcp-ho", path)
+    with pytest.raises(ValueError, match=rf"buffer={buffer} packets can only be checked"):
+        predict("tcp-ho", path, round_map=False)
+    sc = _one_link(Path("50Mbps", "100ms"), "tcp-ho", 8.0)
+    lossless = simulate(sc, "packet")
+    assert np.nanmax(lossless.queue_pkts) > buffer  # the independent route: the packets
+    pr = predict("tcp-ho", Path("50Mbps", "100ms", buffer=110))  # above the peak: answered
+    assert (
+        pr.time_to_equilibrium_s == predict("tcp-ho", Path("50Mbps", "100ms")).time_to_equilibrium_s
+    )

@@ -64,7 +64,7 @@ def check_modelled_path(path: Path, *, what: str, queue_pkts: float | None = Non
     if queue_pkts is not None and math.isfinite(path.buffer_pkts) and path.buffer_pkts < queue_pkts:
         raise ValueError(
             f"{what}: buffer={path.buffer_pkts:g} packets is smaller than the {queue_pkts:.4g}-"
-            "packet queue the closed form's own trajectory builds (slow-start burst or "
+            "packet queue the predicted trajectory builds (slow-start burst, overshoot or "
             "equilibrium backlog): packets would be lost, which the closed forms do not model; "
             f"give buffer >= {math.ceil(queue_pkts)} packets (or None) or use a simulation engine"
         )

@@ -196,7 +196,15 @@ def predict(
         law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
         settle, settle_s, why = None, None, "not computed (round_map=False)"
         if round_map:
-            settle, settle_s, why = _round_map_settling(algorithm, path, law, model, reach_s)
+            settle, settle_s, why, queue = _round_map_settling(algorithm, path, law, model, reach_s)
+            # their approach overshoots the pipe: the queue it builds is the round map's
+            check_modelled_path(path, what="predict", queue_pkts=queue)
+        elif algorithm == "tcp-ho" and math.isfinite(path.buffer_pkts):
+            raise ValueError(
+                f"predict: buffer={path.buffer_pkts:g} packets can only be checked against "
+                "the queue TCP-Ho's ramp builds with the round map: give round_map=True or "
+                "buffer=None"
+            )
         route = "round model"
         note = (
             "Quick Vegas overshoots its target and approaches its band in steps: no closed "
@@ -322,10 +330,11 @@ def _round_map_settling(
     law: dict[str, float],
     rtt_model: str,
     reach_s: float,
-) -> tuple[int | None, float | None, str]:
+) -> tuple[int | None, float | None, str, float | None]:
     """Settling round and time of one flow on ``path`` from the round engine on a one-link
     scenario with an unlimited buffer, the run doubled until it settles in its first half
-    (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, and a note."""
+    (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, a note, and
+    the largest queue of the last run (packets; ``None``: no run)."""
     from ..engines import simulate
     from ..scenarios import FlowSpec, Link, Scenario
 
@@ -340,6 +349,7 @@ def _round_map_settling(
             f"not computed: d = {path.d:.4g} s is shorter than sending one packet at "
             f"mu = {path.mu:.4g} packets/s ({1.0 / path.mu:.4g} s), so no one-link path "
             "of the round map has this d",
+            None,
         )
     delay = max(0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate), 0.0)
     links = (Link("forward", rate, delay), Link("reverse", rate, delay))
@@ -347,6 +357,7 @@ def _round_map_settling(
     # the first run's length is a guess (the doubling makes the answer independent of it)
     duration = max(_FIRST_RUN_FACTOR.get(algorithm, 10.0) * reach_s, 100.0 * path.d)
     previous: tuple[float, float] | None = None  # the last quarter's swing and mean
+    queue: float | None = None  # the last run's largest queue
     while True:
         if duration / path.d > MAX_SETTLING_ROUNDS:  # bounded work: checked before each run
             return (
@@ -354,6 +365,7 @@ def _round_map_settling(
                 None,
                 f"not computed: the round map would need more than {MAX_SETTLING_ROUNDS} "
                 f"rounds of d = {path.d:.4g} s ({duration:.4g} s) on this path",
+                queue,
             )
         sc = Scenario(
             "predict",
@@ -364,16 +376,19 @@ def _round_map_settling(
             ack_size_bytes=path.ack_size_bytes,
         )
         res = simulate(sc, "rounds", rtt_model=rtt_model)
+        queue = float(np.nanmax(res.queue_pkts))
         t_settle = res.summary.flows[0].time_to_equilibrium_s
         if t_settle is not None and t_settle <= 0.5 * duration:
             rounds = int(np.searchsorted(res.time_s, t_settle + 1e-12, side="right"))
-            return rounds, float(t_settle), "settling from the round map (the round engine)"
+            why = "settling from the round map (the round engine)"
+            return rounds, float(t_settle), why, queue
         if 2.0 * duration / path.d > MAX_SETTLING_ROUNDS:
             return (
                 None,
                 None,
                 f"the round map does not settle within {MAX_SETTLING_ROUNDS} rounds "
                 f"({duration:.4g} s): the window keeps moving by more than max(1 packet, 2 %)",
+                queue,
             )
         # a window that swings over the last quarter of the run by more than the settling
         # band around the same mean, as widely as over the last quarter of a run half as
@@ -396,6 +411,7 @@ def _round_map_settling(
                     f"the round map's window keeps swinging between {lo:.4g} and {hi:.4g} "
                     f"packets (measured to {duration:.4g} s) by more than the settling band "
                     "max(1 packet, 2 %), without decaying: it does not settle",
+                    queue,
                 )
             previous = (hi - lo, mean)
         duration *= 2.0
