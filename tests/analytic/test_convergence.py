@@ -124,6 +124,42 @@ def test_bottleneck_form_matches_sympy():
     assert np.all(k >= f(b)) and np.all(k - 2 < f(b))
 
 
+def _table4_lagged_round(bdp: float) -> int:
+    """By hand: Table 4's windows (W_2 = 2, W_{i+1} = W_i + floor(i/2)) and the first even
+    k >= 4 whose window three rounds earlier reaches μd."""
+    w = {2: 2.0}
+    for i in range(2, 10_000):
+        w[i + 1] = w[i] + i // 2
+    return next(k for k in range(6, 10_000, 2) if w[k - 3] >= bdp)
+
+
+def test_bottleneck_form_a_round_late_matches_sympy_and_table4():
+    f = derive.lambdify(derive.tcp_ho_bottleneck_round_expr(1), derive.B)
+    b = np.array([8.0, 30.0, 40.0, 200.0, 625.0, 1e4])
+    k = conspicuous_round("tcp-ho", b, feedback_rounds=1)
+    assert np.all(k >= f(b)) and np.all(k - 2 < f(b))
+    assert list(k) == [_table4_lagged_round(x) for x in b]
+    # two rounds later than the paper's own analysis where W_{k-3} < μd <= W_{k-2}, the
+    # same elsewhere (625: both 54)
+    now = conspicuous_round("tcp-ho", b)
+    assert list(k - now) == [2.0, 2.0, 2.0, 2.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"feedback_rounds": 2}, "feedback_rounds must be 0 or 1; got 2"),
+        ({"feedback_rounds": True}, "feedback_rounds must be 0 or 1; got True"),
+        ({"feedback_rounds": 1, "queue": "paper"}, "applies to TCP-Ho with queue='bottleneck'"),
+    ],
+)
+def test_feedback_rounds_refused_where_it_has_no_meaning(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        conspicuous_round("tcp-ho", 625.0, **kwargs)
+    with pytest.raises(ValueError, match="feedback_rounds"):
+        conspicuous_round("vegas", 625.0, feedback_rounds=1)
+
+
 def test_bottleneck_form_against_the_papers_simulations():
     # the TCP-Ho paper, §4.3 simulations: 3.8 s and 5.1 s (Examples 2, 3). The bottleneck-aware
     # form (erratum E8) gives 3.6 s and 5.4 s: within 6 %, the spread one expects between a

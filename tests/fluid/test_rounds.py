@@ -319,6 +319,21 @@ def test_tcp_ho_exit_round_is_the_conspicuous_round() -> None:
     np.testing.assert_array_equal(exit_round, conspicuous_round("tcp-ho", bdp))
 
 
+def test_tcp_ho_exit_round_with_the_feedback_lag() -> None:
+    # with its default one-round feedback lag the round model decides on the previous
+    # round's RTTs: the closed form's first even k with W_{k-3} >= mu d
+    # (conspicuous_round(feedback_rounds=1), derived in SymPy); at 8, 30, 40 and 200 packets
+    # that is two rounds after the paper's own analysis, so the two forms are told apart.
+    # (Not at a mu d within a packet above an odd round's Table-4 window, e.g. 18.75 or 28:
+    # there the half-packet tie of decrease="throughput" ends the ramp two rounds earlier.)
+    bdp = np.array([5.0, 8.0, 12.0, 30.0, 40.0, 100.0, 200.0, 625.0, 2000.0, 20000.0])
+    tr = simulate_rounds(get_law("tcp-ho"), PathBatch.from_bdp(bdp, 0.1), rounds=500)
+    exit_round = tr.summary.ss_exit_round[:, 0] - 1
+    lagged = conspicuous_round("tcp-ho", bdp, feedback_rounds=1)
+    np.testing.assert_array_equal(exit_round, lagged)
+    assert np.count_nonzero(lagged != conspicuous_round("tcp-ho", bdp)) >= 4
+
+
 # ----------------------------------------------------------------------------- ACK path
 @pytest.mark.parametrize("lag", [0, 1])
 def test_reverse_bottleneck_vegas_at_mu_r_forward_vegas_at_mu_f(lag: int) -> None:

@@ -127,6 +127,7 @@ def conspicuous_round(
     queue: Literal["bottleneck", "paper", "table"] = "bottleneck",
     rtt: Literal["average", "last"] | None = None,
     initial_window: float = 2.0,
+    feedback_rounds: int = 0,
 ) -> NDArray[np.float64]:
     """The round at which a new flow first reaches the available bandwidth (the TCP-Ho paper, §4).
 
@@ -147,9 +148,22 @@ def conspicuous_round(
         the larger of z_{k−1} and ``W_k − μd``, ``k >= 3 + sqrt(4μd − 7)`` (E8);
         ``"paper"`` eq. (3) as printed, the cubic eq. (5); ``"table"`` Table 4's
         ``z_{k−1} = (k − 2)/2``, ``k >= 3 + sqrt(8μd − 7)`` (E5).
+    feedback_rounds
+        TCP-Ho with ``queue="bottleneck"`` only: 0 (the paper's analysis: the round's own
+        RTTs) or 1 (the RTTs of the round before, as an ACK-clocked sender reads them and
+        as the round model's default and the packet simulator behave): the first even k
+        with ``W_{k−3} >= μd``, ``k >= 4 + sqrt(4μd − 8)``; two rounds later than 0 at
+        about half of all μd, the same at the rest (625 among them).
     """
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
     check_choice("queue", queue, ("bottleneck", "paper", "table"))
+    if isinstance(feedback_rounds, bool) or feedback_rounds not in (0, 1):
+        raise ValueError(f"feedback_rounds must be 0 or 1; got {feedback_rounds!r}")
+    if feedback_rounds and (algorithm, queue) != ("tcp-ho", "bottleneck"):
+        raise ValueError(
+            f"feedback_rounds={feedback_rounds!r} applies to TCP-Ho with queue='bottleneck' "
+            f"only, got algorithm={algorithm!r}, queue={queue!r}"
+        )
     # Vegas's options are checked for TCP-Ho too: a bad value is a caller's error either way
     check_positive("gamma", gamma)
     model = resolve_rtt_model(rtt_model, rtt)
@@ -167,7 +181,10 @@ def conspicuous_round(
             root = tcp_ho_cubic_root(b)
         else:
             root = 3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0))  # "table"
-        if queue == "bottleneck":
+        if queue == "bottleneck" and feedback_rounds:
+            # a round late: W_{k-3} >= μd (derive.tcp_ho_bottleneck_round_expr(1))
+            root = 4.0 + np.sqrt(np.maximum(4.0 * b - 8.0, 0.0))
+        elif queue == "bottleneck":
             # the Table-4 (sender-queue) condition still applies while W_k - μd < z_{k-1};
             # the bottleneck condition W_{k-2} >= μd takes over beyond (derive.py)
             root = np.minimum(3.0 + np.sqrt(np.maximum(4.0 * b - 7.0, 0.0)), root)

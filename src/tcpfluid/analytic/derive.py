@@ -142,13 +142,23 @@ def tcp_ho_condition(queue: Literal["bottleneck", "paper", "table"] = "paper") -
     return sp.expand(sp.simplify(expr).subs(mu, B / d))
 
 
-def tcp_ho_bottleneck_round_expr() -> sp.Expr:
+def tcp_ho_bottleneck_round_expr(feedback_rounds: int = 0) -> sp.Expr:
     """Conspicuous round when the standing queue dominates (erratum E8).
 
     With ``D = d + (W_k − μd)/μ = W_k/μ`` eq. (4) ``W_k/D <= W_{k−2}/d`` becomes
     ``W_{k−2} >= μd``; solving ``W_{k−2} = μd`` with Table 4's even-round window gives
-    ``k = 3 + sqrt(4μd − 7)``.
+    ``k = 3 + sqrt(4μd − 7)``. ``feedback_rounds=1``: the sender decides in round k on the
+    RTTs of round k − 1 (an ACK-clocked sender's samples of the packets a round earlier),
+    so the condition is that of round k − 1, ``W_{k−3} >= μd`` with Table 4's odd-round
+    window: ``k = 4 + sqrt(4μd − 8)``.
     """
+    if isinstance(feedback_rounds, bool) or feedback_rounds not in (0, 1):
+        raise ValueError(f"feedback_rounds must be 0 or 1; got {feedback_rounds!r}")
+    if feedback_rounds == 1:
+        w_odd = tcp_ho_table_windows()[1].subs(i, k - 3)
+        roots = sp.solve(sp.Eq(w_odd, B), k)
+        (root,) = [r for r in roots if r.subs({B: 100}) > 4]
+        return sp.simplify(root)
     w_k, w_k2 = _tcp_ho_even_windows()
     standing = sp.simplify(w_k2 * (w_k / mu) - w_k * d)  # W_{k-2} D - W_k d with D = W_k/mu
     factor = sp.factor(standing)
