@@ -476,6 +476,8 @@ def advance(  # type: ignore[no-untyped-def]
             scale = 1.0
             g[G_CARRIED] += total
             g[G_IDLE] += service - total
+            if red[0] == 1.0:  # RED's average decays over the packet times the link idles
+                g[G_AVG] = red_average(g[G_AVG], 0.0, red[4], service - total)
         else:
             scale = service / total
             g[G_CARRIED] += service
