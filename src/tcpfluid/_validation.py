@@ -133,6 +133,8 @@ def as_float_array(
     if isinstance(value, str | bytes):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
     try:
+        if np.asarray(value).dtype.kind in "USV":  # text is not a number: "1" is refused
+            raise TypeError
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc

@@ -160,6 +160,19 @@ def test_feedback_rounds_refused_where_it_has_no_meaning(kwargs, match):
         conspicuous_round("vegas", 625.0, feedback_rounds=1)
 
 
+@pytest.mark.parametrize(
+    ("call", "exc", "match"),
+    [
+        (lambda: rounds_to_equilibrium("vegas", 625, 2, beta=-1), ValueError, "beta must be > 0"),
+        (lambda: tcp_ho_cubic(float("nan"), 5), ValueError, "k must be finite"),
+        (lambda: tcp_ho_cubic(10, -5), ValueError, "bdp must be > 0"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
 def test_bottleneck_form_against_the_papers_simulations():
     # the TCP-Ho paper, §4.3 simulations: 3.8 s and 5.1 s (Examples 2, 3). The bottleneck-aware
     # form (erratum E8) gives 3.6 s and 5.4 s: within 6 %, the spread one expects between a

@@ -146,6 +146,30 @@ def test_bad_input(call, exc, match):
         call()
 
 
+def test_a_tiny_gamma_gives_a_finite_window_without_warnings():
+    # γ = 5e-324: c/γ overflows; W* = (γ + sqrt(γ² + 16γμd))/2 -> sqrt(16γμd)/2 = 2 sqrt(γμd)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        w = float(critical_window("vegas", 625.0, gamma=5e-324))
+    assert w == pytest.approx(2.0 * np.sqrt(5e-324 * 625.0), rel=1e-6)
+
+
+@pytest.mark.parametrize(("bdp", "window"), [(60.0, 32.0), (248.0, 64.0), (1008.0, 128.0)])
+def test_a_window_of_exactly_w_star_grows_on(bdp, window):
+    # W* = (1 + sqrt(1 + 16μd))/2 is a table window at these μd (16, 32, 64): there
+    # Δ = γ, and the rule is Δ > γ, so slow start goes on to the next doubling. The round
+    # model, which applies the rule to its own RTTs, exits there too.
+    from tcpfluid.algorithms import get_law
+    from tcpfluid.fluid import simulate_rounds
+
+    assert float(critical_window("vegas", bdp)) == window / 2
+    assert slow_start_exit("vegas", bdp, 0.1).window_pkts == window
+    tr = simulate_rounds(get_law("vegas"), Path(bdp * 10.0, 0.1), rounds=60)
+    assert float(tr.summary.ss_exit_window_pkts[0, 0]) == window
+
+
 @pytest.mark.parametrize("algorithm", ["vegas", "quick-vegas"])
 @pytest.mark.parametrize("gamma", GAMMAS)
 def test_sender_rule_matches_sympy_derivation(algorithm, gamma):

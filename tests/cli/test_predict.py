@@ -210,3 +210,31 @@ def test_the_round_map_route_is_bounded_before_it_runs() -> None:
     assert time.perf_counter() - t0 < 60.0  # a guard against a hang, not a speed check
     assert pr.time_to_equilibrium_s is None and pr.rounds_to_equilibrium is None
     assert f"more than {MAX_SETTLING_ROUNDS} rounds" in pr.note
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        # the default algorithms: Quick Vegas's W* = 6 > μd = 5 (eq. 10), Vegas's 5.0 fits
+        (("--bdp", "5", "--rtt", "100ms"), "quick-vegas: slow_start_exit"),
+        (("--documents", "-a", "vegas"), "--algorithm does not apply with --documents"),
+        (("--documents", "--bdp", "100"), "--bdp does not apply with --documents"),
+        (("-a", "vegas", "--bdp", "100", "--rtt", "0.1", "--whole-acks"), "--whole-acks counts"),
+    ],
+)
+def test_refusals_name_what_does_not_apply(capsys, argv, message):
+    assert main(["predict", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_options_a_law_does_not_read_are_refused_not_ignored():
+    path = Path("50Mbps", "100ms")
+    with pytest.raises(ValueError, match="gamma=7 does not apply to tcp-ho"):
+        predict("tcp-ho", path, gamma=7)
+    with pytest.raises(ValueError, match="beta=100 does not apply to tcp-ho"):
+        predict("tcp-ho", path, beta=100)
+    with pytest.raises(ValueError, match="whole_acks=True does not apply to vegas"):
+        predict("vegas", path, whole_acks=True)
+    # Quick Vegas reads it: the whole-ACK table (one packet more per two ACKs) exits
+    # elsewhere than the documents' 1.5x table
+    assert predict("quick-vegas", path, whole_acks=True) != predict("quick-vegas", path)

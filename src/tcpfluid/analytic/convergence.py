@@ -39,7 +39,7 @@ def rounds_to_equilibrium(
     check_choice("algorithm", algorithm, ("vegas", "enhanced-vegas", "quick-vegas"))
     w = as_float_array("window", window, positive=True)
     nn = as_float_array("n", n, minimum=1.0)
-    b = check_real("beta", beta)
+    b = check_positive("beta", beta)
     dl = check_real("delta", delta)
     if dl < 0 or dl >= b:
         raise ValueError(f"delta must be in [0, beta) = [0, {b}), got {delta!r}")
@@ -56,8 +56,8 @@ def rounds_to_equilibrium(
 
 def tcp_ho_cubic(k: ArrayLike, bdp: ArrayLike) -> NDArray[np.float64]:
     """Left side of eq. (5) of the TCP-Ho paper: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
-    kk = np.asarray(k, dtype=np.float64)
-    b = np.asarray(bdp, dtype=np.float64)
+    kk = as_float_array("k", k)
+    b = as_float_array("bdp", bdp, positive=True)
     return _finite_result(
         "tcp_ho_cubic",
         lambda: kk**3 - 10.0 * kk**2 + (40.0 - 8.0 * b) * kk + (16.0 * b - 64.0),

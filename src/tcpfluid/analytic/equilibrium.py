@@ -35,6 +35,12 @@ def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
 
     Of the throughputs ``x`` (>= 0, not all zero) along ``axis``: in ``[1/n, 1]``."""
     a = as_float_array("x", x, nonnegative=True)
+    if isinstance(axis, bool) or not isinstance(axis, int | np.integer):
+        raise TypeError(f"axis must be an int, got {axis!r}")
+    if a.ndim and not -a.ndim <= axis < a.ndim:
+        raise ValueError(
+            f"axis must be in [{-a.ndim}, {a.ndim - 1}] for x of {a.ndim} dimension(s), got {axis}"
+        )
     if a.ndim == 0 or a.shape[axis] == 0:
         raise ValueError(f"x must hold at least one throughput along axis {axis}, got {x!r}")
     # scaled by the largest throughput along the axis (the index is scale-free): Σx² of

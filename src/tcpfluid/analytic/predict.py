@@ -148,12 +148,24 @@ def predict(
     check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
     if not isinstance(path, Path):
         raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
+    check_bool("whole_acks", whole_acks)
+    unread = {"gamma": gamma, "alpha": alpha, "beta": beta} if algorithm == "tcp-ho" else {}
+    unread["whole_acks"] = whole_acks if algorithm != "quick-vegas" else None
+    for key, value in unread.items():
+        if value not in (None, False):  # refused, not ignored
+            raise ValueError(
+                f"{key}={value!r} does not apply to {algorithm}: "
+                + (
+                    "TCP-Ho's analysis reads no threshold"
+                    if algorithm == "tcp-ho" and key != "whole_acks"
+                    else "whole_acks counts Quick Vegas's slow-start ACKs"
+                )
+            )
     g, a, b = _thresholds(algorithm, gamma, alpha, beta, delta)
     if algorithm == "quick-vegas" and b <= 0:
         raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
     # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
     model = resolve_rtt_model(rtt_model, rtt)
-    check_bool("whole_acks", whole_acks)
     check_bool("round_map", round_map)
     check_choice("rule", rule, SLOW_START_RULES)
     bdp, d = path.bdp, path.d

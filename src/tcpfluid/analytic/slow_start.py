@@ -186,8 +186,10 @@ def critical_window(
     x = as_float_array("bdp", bdp, positive=True)
     # (γ + sqrt(γ² + cγx))/2 written as γ(1 + sqrt(1 + cx/γ))/2: no γ² (finite for any
     # finite γ), and the same value in exact arithmetic
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         w = np.asarray(0.5 * g * (1.0 + np.sqrt(1.0 + (c / g) * x)), dtype=np.float64)
+        # a γ so small that c/γ overflows: (γ + sqrt(γ) sqrt(γ + cx))/2, the same value
+        w = np.where(np.isfinite(w), w, 0.5 * (g + np.sqrt(g) * np.sqrt(g + c * x)))
     if not np.all(np.isfinite(w)):
         raise ValueError(
             f"critical_window: W* overflows a float for gamma={gamma!r} and bdp up to "
@@ -328,7 +330,8 @@ def slow_start_exit(
     windows = slow_start_windows(kind, n, whole_acks=whole_acks, rule=rule)
     i = np.arange(n)
     growth = (i % 2 == 0) & (i >= 2) if kind == "vegas" else i >= 1
-    candidates = np.nonzero(growth & (windows >= w_star))[0]
+    # the rule is Δ > γ: a window of exactly W* (Δ = γ) grows on
+    candidates = np.nonzero(growth & (windows > w_star))[0]
     if candidates.size == 0:
         raise ValueError(
             f"slow_start_exit: bdp={bdp!r} is too large: the slow-start table reaches the "

@@ -315,10 +315,21 @@ def run(args: argparse.Namespace) -> int:
             "--set, --param and --check need a SCENARIO (e.g. tcpfluid predict qv-basic ...)"
         )
     if args.documents:
-        if args.rule is not None:
+        given = [
+            opt
+            for opt, on in (
+                (f"--rule {args.rule}", args.rule is not None),
+                ("--algorithm", bool(args.algorithm)),
+                ("--bandwidth", args.bandwidth is not None),
+                ("--rtt", args.rtt is not None),
+                ("--bdp", args.bdp is not None),
+            )
+            if on
+        ]
+        if given:
             raise ValueError(
-                f"--rule {args.rule} does not apply with --documents, which compares the "
-                "documents' own model with their printed numbers"
+                f"{given[0]} does not apply with --documents, which compares the documents' "
+                "own model on their own paths with their printed numbers"
             )
         rows = document_comparison()
         if args.json:
@@ -339,11 +350,18 @@ def run(args: argparse.Namespace) -> int:
             f"--delta is Enhanced Vegas's threshold; add it to the algorithms (-a "
             f"{','.join(names)},enhanced-vegas) or leave --delta out"
         )
+    if args.whole_acks and "quick-vegas" not in names:
+        raise ValueError(
+            "--whole-acks counts Quick Vegas's slow-start ACKs; add quick-vegas to the "
+            f"algorithms (-a {','.join(names)},quick-vegas) or leave --whole-acks out"
+        )
     preds = []
     for n in names:
-        g, a, b, d = _law_options(args, n)
-        preds.append(
-            predict(
+        # TCP-Ho's analysis reads no threshold: one given is refused below, after the
+        # other laws have checked its value
+        g, a, b, d = (None,) * 4 if n == "tcp-ho" else _law_options(args, n)
+        try:
+            pr = predict(
                 n,
                 path,
                 gamma=g,
@@ -351,10 +369,12 @@ def run(args: argparse.Namespace) -> int:
                 beta=b,
                 delta=d,
                 rtt=args.rtt_kind,
-                whole_acks=args.whole_acks,
+                whole_acks=args.whole_acks and n == "quick-vegas",
                 rule=rule,  # type: ignore[arg-type]
             )
-        )
+        except ValueError as exc:  # which of the algorithms has no prediction here
+            raise ValueError(f"{n}: {exc}") from None
+        preds.append(pr)
     _refuse_unused_law_options(args, names)
     if args.json:
         ev = [p for p in preds if p.algorithm == "enhanced-vegas"]
