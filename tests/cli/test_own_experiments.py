@@ -194,6 +194,11 @@ def test_json_errors_are_json_on_stdout(capsys: Any) -> None:
     assert main(["simulate", "qv-basic", "-a", "vegas", *sets]) == 2
     out = json.loads(capsys.readouterr().out)
     assert out["parameter"] == "duration" and "duration" in out["error"]
+    # a per-flow option of the wrong length (qv-basic has one flow)
+    opts = ["-e", "packet", "--option", "delayed_ack=true,false", "--json"]
+    assert main(["simulate", "qv-basic", "-a", "vegas", *opts]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["parameter"] == "delayed_ack" and "one True or False per flow" in out["error"]
     # without --json: one line on stderr, as before
     assert main(["simulate", "qv-basic", "-a", "vegas", "--set", "buffer=-3"]) == 2
     captured = capsys.readouterr()

@@ -115,7 +115,7 @@ def test_help_documents_every_option(capsys: Any) -> None:
         (["qv-basic", "-a", "vegas", "--set", "duration=0"], "duration"),
         (["qv-basic", "-a", "vegas", "--set", "duration=-3s"], "duration"),
         (["qv-basic", "-a", "vegas", "--set", "bandwidth=fast"], "bandwidth"),
-        (["qv-basic", "-a", "vegas", "--set", "cbr=60Mbps"], "below the bottleneck rate"),
+        (["qv-basic", "-a", "vegas", "--set", "cbr=60Mbps"], "sum to less than its rate"),
         (["qv-basic", "-a", "reno", "--set", "gamma=1"], "unknown parameter 'gamma'"),
         (["qv-basic", "-a", "vegas", "-e", "warp"], "unknown engine 'warp'"),
         (["qv-basic", "-a", "vegas", "--set", "algorithm=reno"], "use --algorithm"),

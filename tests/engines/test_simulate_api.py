@@ -378,13 +378,27 @@ def test_the_vectorised_summary_equals_each_flow_judged_alone() -> None:
             assert got == (pytest.approx(float(c.time_s)) if bool(c.settled) else None)
 
 
+def test_cbr_taking_the_whole_bottleneck_is_refused_by_the_fluid_engines() -> None:
+    # 10 Mb/s of CBR on a 10 Mb/s link: the fluid queues would grow without bound; the
+    # refusal names the link and the packets/s (10 Mb/s / 8000 bits = 1250)
+    sc = build_scenario("qv-basic", bandwidth="10Mbps", cbr="10Mbps", duration="90s")
+    for engine in ("rounds", "hybrid", "ode"):
+        with pytest.raises(ValueError, match=rf"the {engine} engine cannot model CBR taking "
+                           r"the whole bottleneck 'R1-R2': up to 1250 of its 1250"):  # fmt: skip
+            tcpfluid.simulate(sc.with_algorithm("vegas"), engine)
+    assert tcpfluid.simulate(sc.with_algorithm("vegas"), "packet").summary.utilization <= 1.0
+    # a source that starts after the run's end takes nothing
+    early = build_scenario("qv-basic", bandwidth="10Mbps", cbr="10Mbps", duration="60s")
+    assert tcpfluid.simulate(early.with_algorithm("vegas"), "rounds").summary.utilization > 0.9
+
+
 def test_every_fluid_engine_refuses_what_it_cannot_model_by_name() -> None:
     from tcpfluid.scenarios import FlowSpec, Link, Scenario
 
     links = (Link("A", "10Mbps", "5ms"), Link("B", "10Mbps", "7ms"))
     flows = (FlowSpec("f", ("A",), (), algorithm="vegas"), FlowSpec("g", ("B",), ()))
     sc = Scenario("x", links, flows).with_algorithm("vegas")
-    for engine in ("rounds", "ode"):
+    for engine in ("rounds", "ode", "hybrid"):
         with pytest.raises(ValueError, match=rf"the {engine} engine cannot model flows that do"):
             tcpfluid.simulate(sc, engine)
     # unequal base RTTs and an ACK-path bottleneck: the round model refuses that pair

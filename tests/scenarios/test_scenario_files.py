@@ -174,6 +174,37 @@ def test_bad_files_name_the_file_the_table_and_the_key(text: str, match: str) ->
     _err(text, match=match)
 
 
+RED_FILE = """
+duration = "10s"
+[[link]]
+name = "b"
+rate = "10Mbps"
+delay = "10ms"
+buffer = 100
+queue = "red"
+red = { min_th = 10, max_th = 30, gentle = true }
+[[flow]]
+algorithm = "reno"
+rtt = "40ms"
+"""
+
+
+@pytest.mark.parametrize(("text", "gentle"), [("false", False), ("True", True), ("true", True)])
+def test_a_boolean_set_as_text_is_a_boolean(tmp_path: Path, text: str, gentle: bool) -> None:
+    # --set passes text: true/false as TOML writes them (any case) set a boolean key
+    f = tmp_path / "red.toml"
+    f.write_text(RED_FILE)
+    sc = load_scenario(f, **{"link.b.red.gentle": text})
+    assert sc.link("b").red_parameters()["gentle"] is gentle
+
+
+def test_a_bad_red_value_names_the_red_key(tmp_path: Path) -> None:
+    f = tmp_path / "red.toml"
+    f.write_text(RED_FILE)
+    with pytest.raises(ValueError, match=r"key 'red': b\.red\.gentle must be True or False"):
+        load_scenario(f, **{"link.b.red.gentle": "yes"})
+
+
 def test_bad_overrides_and_missing_files(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown parameter 'colour'"):
         load_scenario(EIGHT, colour=3)

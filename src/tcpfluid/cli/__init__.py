@@ -109,6 +109,7 @@ _PARAMETER_PATTERNS = (
     re.compile(r"key '([^']+)'"),  # a scenario file's "[[link]] 1, key 'rate': ..."
     re.compile(r"^([A-Za-z_][\w.\[\]-]*)(?: must| should|: )"),  # "buffer must be ..."
     re.compile(r"^([A-Za-z_]\w*)=\S"),  # "duration=1e+300 s: ..."
+    re.compile(r"^([A-Za-z_]\w*) as a sequence must"),  # a per-flow option's length
 )
 
 

@@ -154,6 +154,10 @@ class Engine:
             if str(e).startswith("duration_s="):
                 rest = str(e).partition(" ")[2]
                 raise ValueError(f"duration={scenario.duration_s:g} s {rest}") from None
+            # a refusal names the engine the user asked for ("ode" runs the hybrid model)
+            own = f"the {self.name} engine"
+            if label and label != self.name and str(e).startswith(f"{own} cannot model"):
+                raise ValueError(f"the {label} engine{str(e)[len(own) :]}") from None
             raise
         from ..scenarios.model import paused_gc
 

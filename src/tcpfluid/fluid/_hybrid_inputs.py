@@ -25,6 +25,7 @@ from .._validation import (
     check_range,
     option_checker,
 )
+from ..scenarios.reduction import peak_cross_rate
 from . import _hybrid_kernel as K
 from ._rounds_law import DROP_SHARES
 from ._rounds_physics import INITIAL_RTO_S, start_lockout, timer_retransmissions
@@ -162,7 +163,8 @@ def check_run(
                 "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
                 f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
             )
-    worst = max((sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross), default=0.0)
+    rates, starts, stops = (np.array([c[i] for c in cross]) for i in range(3))
+    worst = float(peak_cross_rate(rates, starts, stops, t_end))
     if worst >= mu:
         raise ValueError(
             f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck; "

@@ -25,6 +25,7 @@ from .._validation import (
 )
 from ..algorithms.base import ControlLaw
 from ..path import Path
+from ..scenarios.reduction import peak_cross_rate
 from ._rounds_law import DROP_SHARES, LOSS_EVENT_RULES
 
 FloatArray = NDArray[np.float64]
@@ -323,10 +324,8 @@ def _check_run(batch: PathBatch, F: int, given: dict[str, Any]) -> _Run:
     c_rates = np.stack(rates) if cross else np.zeros((0, S))
     c_start = np.array([c.start_s for c in cross]).reshape(-1, 1)
     c_stop = np.array([c.stop_s for c in cross]).reshape(-1, 1)
-    worst = np.zeros(S)  # the largest total rate active at any instant, per scenario
-    for ti in np.unique(c_start[:, 0]):
-        on = (c_start[:, 0] <= ti) & (c_stop[:, 0] > ti)
-        worst = np.maximum(worst, c_rates[on].sum(axis=0))
+    # the largest total rate on at any instant of the run, per scenario
+    worst = peak_cross_rate(c_rates, c_start[:, 0], c_stop[:, 0], t_end)
     mu = batch.mu_pps
     if np.any(worst >= mu):
         s = int(np.flatnonzero(worst >= mu)[0])

@@ -337,7 +337,7 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
             f"simulate_scenario_hybrid() got the unknown option {unknown[0]!r}; options: "
             f"{', '.join(SCENARIO_OPTIONS)}"
         )
-    return _simulate_view(scenario, fluid_view(scenario, engine="ode"), **options)
+    return _simulate_view(scenario, fluid_view(scenario, engine="hybrid"), **options)
 
 
 #: the options :func:`simulate_scenario_hybrid` passes on to :func:`simulate_hybrid` (the

@@ -91,12 +91,13 @@ def ode_problem(scenario: Any) -> OdeProblem:
     return _reduced(scenario)[1]
 
 
-def _reduced(scenario: Any) -> tuple[Any, OdeProblem]:
-    """The fluid view of ``scenario`` (checked) and its :class:`OdeProblem`: read from the
-    flows' columns, one law and one (frozen) flow object per distinct description."""
+def _reduced(scenario: Any, engine: str = "ode") -> tuple[Any, OdeProblem]:
+    """The fluid view of ``scenario`` (checked for ``engine``, the name a refusal gives) and
+    its :class:`OdeProblem`: read from the flows' columns, one law and one (frozen) flow
+    object per distinct description."""
     from ..scenarios.reduction import fluid_view
 
-    view: Any = fluid_view(scenario, engine="ode")
+    view: Any = fluid_view(scenario, engine=engine)
     table = view.flows.table
     table.check_algorithms(view.scenario.name)
     laws = [  # each distinct law's key and ODE form
@@ -264,7 +265,7 @@ def hybrid_scenario_ode(
     and fills them from it (``dataclasses.replace``)."""
     given = {k: v for k, v in readings.items() if v is not None}
     return _hybrid_as_ode(
-        scenario, *_reduced(scenario), n_points=n_points, measure_from_s=measure_from_s,
+        scenario, *_reduced(scenario, "hybrid"), n_points=n_points, measure_from_s=measure_from_s,
         progress=progress, readings=given, window=False,
     )  # fmt: skip
 

@@ -358,6 +358,10 @@ def parse_number(text: str) -> int | float:
 
 
 def _number_or_text(value: Any) -> Any:
+    """A value set as text (``--set``, a sweep's grid): a number, ``true``/``false`` as a
+    bool (as TOML writes them), else the text."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
     try:
         return parse_number(value) if isinstance(value, str) else value
     except ValueError:
@@ -395,6 +399,7 @@ def _declared_links(
             raise where.fail(table, "red", 'RED parameters on a drop-tail link; add queue = "red"')
         with where.at(table, "queue"):
             lk = Link(name, rate, delay, buf, discipline=queue, red=dict(red))
+        with where.at(table, "red"):
             lk.red_parameters()
         links.append(lk)
         rev = t.get("reverse", {})

@@ -195,6 +195,20 @@ def _at_bottleneck(scenario: Scenario, c: CbrSource, b: int, lead_s: float) -> C
     )
 
 
+def peak_cross_rate(rates: Any, starts_s: Any, stops_s: Any, end_s: float) -> Any:
+    """The most cross traffic on at once in a run of ``end_s`` seconds: the largest sum of
+    the ``rates`` of the sources on at some source's start before ``end_s`` (sources over
+    ``[start, stop)``; ``rates`` of shape (sources,) or (sources, scenarios): a float or
+    one per scenario)."""
+    r = np.asarray(rates, dtype=np.float64)
+    a = np.asarray(starts_s, dtype=np.float64)
+    b = np.asarray(stops_s, dtype=np.float64)
+    out = np.zeros(r.shape[1:])
+    for t in np.unique(a[a < end_s]):
+        out = np.maximum(out, r[(a <= t) & (b > t)].sum(axis=0))
+    return out
+
+
 def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     """Reduce ``scenario`` to one bottleneck (:class:`FluidView`), checked for ``engine``
     when given (:func:`check_engine`: ValueError); TypeError for a non-scenario."""
@@ -267,6 +281,8 @@ class Capabilities:
     off_bottleneck_cbr: bool
     #: an ACK-path bottleneck together with RED or flows of unequal base RTT
     ack_path_with_red_or_unequal_rtt: bool = True
+    #: CBR taking the whole bottleneck (the fluid queues then grow without bound)
+    saturating_cbr: bool = False
 
 
 _FLUID = Capabilities(
@@ -279,7 +295,11 @@ ENGINE_CAPABILITIES: dict[str, Capabilities] = {
     "ode": _FLUID,
     "hybrid": _FLUID,
     "packet": Capabilities(
-        red=True, unequal_rtt=True, several_bottlenecks=True, off_bottleneck_cbr=True
+        red=True,
+        unequal_rtt=True,
+        several_bottlenecks=True,
+        off_bottleneck_cbr=True,
+        saturating_cbr=True,
     ),
 }
 
@@ -313,3 +333,16 @@ def check_engine(view: FluidView, engine: str) -> None:
         cbr = ", ".join(view.off_bottleneck_cbr)
         what = f"CBR sources that do not cross the bottleneck {view.bottleneck!r} ({cbr})"
         refuse("off_bottleneck_cbr", what)
+    x = view.cross_traffic
+    top = float(
+        peak_cross_rate(
+            [c.rate_pps for c in x], [c.start_s for c in x], [c.stop_s for c in x],
+            view.duration_s,
+        )
+    )  # fmt: skip
+    if top >= view.path.mu:
+        what = (
+            f"CBR taking the whole bottleneck {view.bottleneck!r}: up to {top:g} of its "
+            f"{view.path.mu:g} packets/s (the [[cbr]] rates must sum to less than its rate)"
+        )
+        refuse("saturating_cbr", what)
