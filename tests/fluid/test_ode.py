@@ -423,3 +423,24 @@ def test_scenario_reduction_keeps_the_laws_initial_window(law: str, w0: int) -> 
 
     sc = build_scenario("qv-basic", cbr="none").with_algorithm(law, initial_window=w0)
     assert ode_problem(sc).flows[0].initial_window_pkts == w0
+
+
+def test_rejected_trial_steps_do_not_warn() -> None:
+    # one Reno flow behind RED (10 Mb/s, thresholds 10/30): the solver's trial steps across
+    # the loss switch overflow in its error norm and are rejected; the caller saw four
+    # RuntimeWarnings from scipy beside a good result
+    import warnings
+
+    import tcpfluid
+    from tcpfluid.scenarios.files import scenario_from_toml
+
+    sc = scenario_from_toml(
+        'duration = "30s"\n[[link]]\nname = "b"\nrate = "10Mbps"\ndelay = "10ms"\n'
+        'buffer = 100\nqueue = "red"\n'
+        "red = { min_th = 10, max_th = 30, max_p = 0.1, w_q = 0.002 }\n"
+        '[[flow]]\nalgorithm = "reno"\nrtt = "40ms"\n'
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = tcpfluid.simulate(sc, "ode", model="classical")
+    assert r.status == 0 and 0.0 < r.summary.utilization <= 1.0

@@ -367,15 +367,21 @@ def _integrate(
             record(t_eval, np.repeat(y.reshape(-1, 1), t_eval.size, axis=1), act)
             continue
         try:
-            sol = solve_ivp(
-                model,
-                (t0, t1),
-                y,
-                t_eval=np.append(t_eval, t1) if (t_eval.size == 0 or t_eval[-1] < t1) else t_eval,
-                vectorized=implicit,
-                **({"jac_sparsity": sparsity} if sparsity is not None else {}),
-                **solver,
-            )
+            # an overflow in a trial step the solver then rejects (its error norm) is its
+            # own business, not the caller's warning: a solution that overflowed is
+            # refused below (status -1)
+            with np.errstate(over="ignore"):
+                sol = solve_ivp(
+                    model,
+                    (t0, t1),
+                    y,
+                    t_eval=(
+                        np.append(t_eval, t1) if (t_eval.size == 0 or t_eval[-1] < t1) else t_eval
+                    ),
+                    vectorized=implicit,
+                    **({"jac_sparsity": sparsity} if sparsity is not None else {}),
+                    **solver,
+                )
         except _BudgetExceeded:
             status = -1
             message = (
