@@ -227,3 +227,22 @@ def test_tcp_ho_refuses_a_buffer_its_ramp_overflows(buffer):
     assert (
         pr.time_to_equilibrium_s == predict("tcp-ho", Path("50Mbps", "100ms")).time_to_equilibrium_s
     )
+
+
+def test_quick_vegas_note_gives_the_first_reach_the_senders_see():
+    # eq. 12 assumes succ is never reset and counts 2.8 s to μd + 3 on 50 Mb/s × 100 ms;
+    # the note adds when the round map's window first reaches it. The packet simulator's
+    # window first reaches 628 at 13.8 s: within 5 % (the sampling of its window trace,
+    # 0.1 s, and one round of the fluid ramp)
+    import re
+
+    from tcpfluid import simulate
+
+    path = Path("50Mbps", "100ms")
+    pr = predict("quick-vegas", path)
+    m = re.search(r"first reaches the target 628 packets at ([\d.]+) s", pr.note)
+    assert m is not None and pr.time_to_target_s == pytest.approx(2.8)
+    r = simulate(_one_link(path, "quick-vegas", 20.0), "packet")
+    w, t = np.asarray(r.window_pkts)[0], np.asarray(r.time_s)
+    packets = float(t[np.flatnonzero(w >= 628.0)[0]])
+    assert float(m.group(1)) == pytest.approx(packets, rel=0.05)

@@ -214,7 +214,9 @@ def predict(
         law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
         settle, settle_s, why = None, None, "not computed (round_map=False)"
         if round_map:
-            settle, settle_s, why, queue = _round_map_settling(algorithm, path, law, model, reach_s)
+            settle, settle_s, why, queue = _round_map_settling(
+                algorithm, path, law, model, reach_s, fields.get("equilibrium_window_pkts")
+            )
             # their approach overshoots the pipe: the queue it builds is the round map's
             check_modelled_path(path, what="predict", queue_pkts=queue)
         elif algorithm == "tcp-ho" and math.isfinite(path.buffer_pkts):
@@ -348,11 +350,13 @@ def _round_map_settling(
     law: dict[str, float],
     rtt_model: str,
     reach_s: float,
+    target_pkts: float | None = None,
 ) -> tuple[int | None, float | None, str, float | None]:
     """Settling round and time of one flow on ``path`` from the round engine on a one-link
     scenario with an unlimited buffer, the run doubled until it settles in its first half
-    (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, a note, and
-    the largest queue of the last run (packets; ``None``: no run)."""
+    (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, a note (with
+    when the run's window first reached ``target_pkts``, beside the closed forms' first
+    reach ``reach_s``), and the largest queue of the last run (packets; ``None``: no run)."""
     from ..engines import simulate
     from ..scenarios import FlowSpec, Link, Scenario
 
@@ -399,6 +403,15 @@ def _round_map_settling(
         if t_settle is not None and t_settle <= 0.5 * duration:
             rounds = int(np.searchsorted(res.time_s, t_settle + 1e-12, side="right"))
             why = "settling from the round map (the round engine)"
+            if target_pkts is not None:
+                w = res.window_pkts[0]
+                hit = np.flatnonzero(w >= target_pkts - 1e-9)
+                if hit.size:  # Quick Vegas's eq. 12 assumes succ is never reset
+                    why += (
+                        f"; its window first reaches the target {target_pkts:.4g} packets at "
+                        f"{res.time_s[hit[0]]:.4g} s, where the closed form (eq. 12, succ "
+                        f"never reset) counts {reach_s:.4g} s"
+                    )
             return rounds, float(t_settle), why, queue
         if 2.0 * duration / path.d > MAX_SETTLING_ROUNDS:
             return (
