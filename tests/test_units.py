@@ -83,3 +83,16 @@ def test_wrong_type():
         units.seconds([0.1])
     with pytest.raises(TypeError, match="bandwidth"):
         units.rate_pps(True)
+
+
+@pytest.mark.parametrize("text", ["0Mbps", "-5Mbps", "0 Mb/s", "0pps"])
+def test_a_rate_of_zero_or_below_is_refused_as_such_naming_the_parameter(text):
+    # a rate that parses but is not > 0: the range, not "not a rate"
+    with pytest.raises(ValueError, match=rf"^bandwidth must be > 0, got '{text}'$"):
+        units.link_rate_bps(text, name="bandwidth")
+
+
+@pytest.mark.parametrize("text", ["5kB", "5 parsecs", "10ms"])
+def test_a_value_in_another_unit_is_not_a_rate(text):
+    with pytest.raises(ValueError, match=rf"^bandwidth: '{text}' is not a rate"):
+        units.link_rate_bps(text, name="bandwidth")

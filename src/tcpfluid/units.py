@@ -152,14 +152,19 @@ def bits_per_second(value: Any, *, name: str = "bandwidth") -> float:
     number, unit = _parse(name, value)
     if unit is None:
         return number
-    compact = unit.replace("/s", "ps")
-    if compact.endswith("ps"):
-        bits = _data_bits(name, compact[:-2])
-        if bits is not None:
-            return _positive(name, number * bits, value)
+    bits = _rate_bits(name, unit)
+    if bits is not None:
+        return _positive(name, number * bits, value)
     raise ValueError(
         f"{name}: {value!r} is not a bit rate; use e.g. '50Mbps', '1.5 Mb/s', '32kbps', '2 MB/s'"
     )
+
+
+def _rate_bits(name: str, unit: str) -> float | None:
+    """Bits per second in one ``unit`` of bit rate (``Mbps``, ``Mb/s``, ``MB/s`` ...), or
+    None if it is not one."""
+    compact = unit.replace("/s", "ps")
+    return _data_bits(name, compact[:-2]) if compact.endswith("ps") else None
 
 
 def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bandwidth") -> float:
@@ -216,13 +221,12 @@ def link_rate_bps(
     number, unit = _split(name, value)
     if unit in _PKT_RATE_UNITS:
         return _positive(name, number, value) * 8.0 * size
-    try:
-        return bits_per_second(value, name=name)
-    except ValueError:
+    if _rate_bits(name, unit) is None:
         raise ValueError(
             f"{name}: {value!r} is not a rate; use a packet rate such as '6250pps' or a bit "
             "rate such as '50Mbps', '1.5 Mb/s', '32kbps'"
-        ) from None
+        )
+    return bits_per_second(value, name=name)  # a rate of 0 or below: "must be > 0"
 
 
 def bytes_(value: Any, *, name: str = "packet_size") -> float:

@@ -597,3 +597,30 @@ def test_a_pool_thread_setting_a_cancelled_future_after_an_interrupt_prints_noth
     assert printed == []
     raises(ValueError("another thread's error"))
     assert printed == ["another thread's error"]
+
+
+def test_a_rate_of_zero_set_on_a_scenario_says_it_must_be_positive(capsys: Any) -> None:
+    assert main(["scenario", "show", "qv-basic", "--set", "bandwidth=0Mbps"]) == 2
+    err = capsys.readouterr().err
+    _one_line_error(err, "bandwidth must be > 0, got '0Mbps'")
+    assert "not a rate" not in err
+
+
+def test_plot_of_a_file_that_is_not_a_table_names_it_as_the_input(
+    tmp_path: Path, capsys: Any
+) -> None:
+    cfg = tmp_path / "c1.toml"
+    cfg.write_text(CLOSED_FORM_TOML)
+    assert main(["plot", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    _one_line_error(err, "sweep table", "c1.toml", ".csv or .parquet", "tcpfluid sweep")
+    assert "output file" not in err
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_an_unwritable_report_folder_is_named_as_given(capsys: Any) -> None:
+    # /proc takes no new file, even for root: the probe fails there
+    assert main(["report", "--out", "/proc/abc/r", "--sections", "conspicuous"]) == 2
+    err = capsys.readouterr().err
+    _one_line_error(err, "--out '/proc/abc/r'", "cannot write in '/proc'")
+    assert "/proc/x" not in err

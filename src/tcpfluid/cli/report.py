@@ -115,16 +115,20 @@ def _command(args: argparse.Namespace, jobs: int) -> str:
 
 
 def _check_writable(option: str, path: str) -> None:
-    """Refuse an output folder that cannot be written (its nearest existing ancestor probed)."""
-    from .._validation import check_output_dir
+    """Refuse an output folder that cannot be written (its nearest existing ancestor probed),
+    naming the folder as given and the ancestor that refuses it."""
+    from pathlib import Path
+
+    from .._validation import _probe_directory
 
     probe = os.path.abspath(path)
     while not os.path.exists(probe) and os.path.dirname(probe) != probe:
         probe = os.path.dirname(probe)
-    try:
-        check_output_dir(option, probe)
-    except ValueError as exc:
-        raise ValueError(f"{option} {path!r} cannot be written: {exc}") from None
+    if not os.path.isdir(probe):
+        raise ValueError(
+            f"{option} {path!r} cannot be written: {probe!r} is a file, not a directory"
+        )
+    _probe_directory(option, Path(probe), Path(path))  # "OPTION 'path': cannot write in ..."
 
 
 def run(args: argparse.Namespace) -> int:

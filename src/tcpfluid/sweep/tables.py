@@ -68,7 +68,9 @@ class SweepResult:
         return out
 
 
-def _table_format(path: FsPath) -> str:
+def _table_format(path: FsPath, *, reading: bool = False) -> str:
+    """``"csv"`` or ``"parquet"`` by the suffix of ``path``, a table to write or (``reading``)
+    to read; ValueError naming the file for another suffix, or parquet without pyarrow."""
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return "csv"
@@ -81,6 +83,17 @@ def _table_format(path: FsPath) -> str:
                 "`pip install tcpfluid[parquet]` (or use a .csv file)"
             ) from None
         return "parquet"
+    if reading:
+        hint = (
+            " (a sweep config? run `tcpfluid sweep CONFIG.toml --out TABLE.csv`, then read "
+            "TABLE.csv)"
+            if suffix == ".toml"
+            else ""
+        )
+        raise ValueError(
+            f"sweep table {str(path)!r} must be a .csv or .parquet file written by "
+            f"`tcpfluid sweep`, got {suffix!r}{hint}"
+        )
     raise ValueError(f"output file {str(path)!r} must end in .csv or .parquet, got {suffix!r}")
 
 
@@ -88,7 +101,7 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a sweep table written by :meth:`SweepResult.write`; ValueError if it is missing,
     cannot be parsed or is not a sweep table."""
     p = FsPath(path)
-    fmt = _table_format(p)
+    fmt = _table_format(p, reading=True)
     if not p.is_file():
         raise ValueError(f"sweep file {str(p)!r} does not exist")
     try:
