@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..scenarios.topology import LAW_PARAMETER_KEYS
+
 #: the unit in an axis label (names ending in _pkts, _pps, _s: by their suffix)
 _METRIC_UNITS = {
     **dict.fromkeys(("ss_exit_window", "settled_window", "critical_window"), "packets"),
@@ -29,16 +31,24 @@ def _parameter_columns(table: pd.DataFrame) -> list[str]:
     return cols[cols.index("point") + 1 : cols.index("mu_pps")]
 
 
+#: the unit of a scenario parameter given as a bare number (docs/sweeps.md)
+_PARAMETER_UNITS = {"buffer": "packets", **dict.fromkeys(LAW_PARAMETER_KEYS, "packets")}
+#: bytes per packet where a table has no ``packet_size`` column (every scenario's default)
+_PACKET_BYTES = 1000.0
+
+
 def _label(name: str) -> str:
     base = name.split("[")[0]
     suffixes = (("_pkts", "packets"), ("_pps", "packets/s"), ("_s", "s"))
-    unit = _METRIC_UNITS.get(base) or next((u for s, u in suffixes if base.endswith(s)), None)
+    unit = _METRIC_UNITS.get(base) or _PARAMETER_UNITS.get(base)
+    unit = unit or next((u for s, u in suffixes if base.endswith(s)), None)
     return f"{name} ({unit})" if unit else name
 
 
 def _axis(table: pd.DataFrame, name: str) -> tuple[np.ndarray | None, list[Any], str]:
     """Numeric values of column ``name`` (None if categorical; strings with units parsed and
-    shown in Mb/s or ms where that reads better), the raw values, the label."""
+    shown in Mb/s or ms where that reads better, rates in one unit: :func:`_rates`), the
+    raw values, the label."""
     from .. import units
 
     if name not in table.columns:
@@ -48,8 +58,10 @@ def _axis(table: pd.DataFrame, name: str) -> tuple[np.ndarray | None, list[Any],
     raw = list(table[name])
     if pd.api.types.is_numeric_dtype(table[name]) and not pd.api.types.is_bool_dtype(table[name]):
         return np.asarray(raw, dtype=np.float64), raw, _label(name)
+    rates = _rates(table, name)
+    if rates is not None:
+        return rates[0], raw, rates[1]
     parsers: tuple[tuple[Callable[..., float], str], ...] = (
-        (units.bits_per_second, "bit/s"),
         (units.time_or_zero, "s"),
         (units.bytes_, "bytes"),
     )
@@ -59,12 +71,51 @@ def _axis(table: pd.DataFrame, name: str) -> tuple[np.ndarray | None, list[Any],
         except (ValueError, TypeError):
             continue
         top = float(np.nanmax(np.abs(vals))) if vals.size else 0.0
-        if unit == "bit/s" and top >= 1e6:
-            return vals / 1e6, raw, f"{name} (Mb/s)"
         if unit == "s" and 0.0 < top < 1.0:
             return vals * 1e3, raw, f"{name} (ms)"
         return vals, raw, f"{name} ({unit})"
     return None, raw, name
+
+
+def _rates(table: pd.DataFrame, name: str) -> tuple[np.ndarray, str] | None:
+    """Column ``name`` in one unit if every value is a rate with its unit (``None`` if not):
+    bit rates in Mb/s (bit/s below 1 Mb/s), packet rates in packets/s; both kinds in
+    packets/s, a bit rate over the row's ``packet_size`` (the label says which size)."""
+    from .. import units
+
+    raw = list(table[name])
+    kinds = []  # per value: a bit rate (True) or a packet rate (False)
+    for v in raw:
+        if not isinstance(v, str):
+            return None
+        try:
+            units.bits_per_second(v, name=name)
+            kinds.append(True)
+            continue
+        except (ValueError, TypeError):
+            pass
+        try:
+            units.link_rate_bps(v, packet_size_bytes=_PACKET_BYTES, name=name)
+        except (ValueError, TypeError):
+            return None
+        kinds.append(False)
+    if all(kinds):
+        bps = np.array([units.bits_per_second(v, name=name) for v in raw], dtype=np.float64)
+        top = float(np.nanmax(bps)) if bps.size else 0.0
+        return (bps / 1e6, f"{name} (Mb/s)") if top >= 1e6 else (bps, f"{name} (bit/s)")
+    sizes = [_PACKET_BYTES] * len(raw)
+    what = f"bit rates over {_PACKET_BYTES:g}-byte packets"
+    if "packet_size" in table.columns and any(kinds):
+        sizes = [units.bytes_(b, name="packet_size") for b in table["packet_size"]]
+        what = "bit rates over each row's packet_size"
+    pps = np.array(
+        [
+            units.link_rate_bps(v, packet_size_bytes=b, name=name) / (8.0 * b)
+            for v, b in zip(raw, sizes, strict=True)
+        ],
+        dtype=np.float64,
+    )
+    return pps, f"{name} (packets/s{'; ' + what if any(kinds) else ''})"
 
 
 def _fmt(v: Any) -> str:
@@ -84,7 +135,8 @@ def plot_sweep(
     """Plot ``metric`` of a sweep ``table`` over ``x`` (one line per combination of ``by``,
     default the other varying parameters, less those that shape the path when ``x`` is a
     path column) or, with ``y``, as a heat map over ``x`` × ``y`` (the other parameters fixed
-    by ``where``: ``{column: value}``, compared as strings) on ``ax``; returns the artists.
+    by ``where``: ``{column: value}``, compared as numbers in a column of numbers, as text
+    otherwise) on ``ax``; returns the artists.
     ValueError for unknown columns, no row left, or a heat map with ``y == x`` or other
     parameters varying (docs/sweeps.md).
     """
@@ -127,14 +179,30 @@ def _select(table: pd.DataFrame, metric: str, where: Mapping[str, Any] | None) -
     for k, v in (where or {}).items():
         if k not in df.columns:
             raise ValueError(f"where: no column {k!r}; columns: {', '.join(map(str, df.columns))}")
-        keep = df[k].astype(str) == str(v)
+        keep, shown = _matches(df[k], v)
         if not keep.any():
-            values = ", ".join(sorted(df[k].astype(str).unique()))
-            raise ValueError(f"where {k}={v}: no row has that value; {k} takes: {values}")
+            raise ValueError(f"where {k}={v}: no row has that value; {k} takes: {shown}")
         df = df[keep]
     if not (df["status"] == "ok").any():
         raise ValueError("no successful point to plot (every selected row has status != ok)")
     return df.assign(**{metric: df[metric].where(df["status"] == "ok")})
+
+
+def _matches(column: pd.Series, value: Any) -> tuple[pd.Series, str]:
+    """The rows of ``column`` equal to ``value`` (a number column: compared as numbers, so
+    that ``1`` selects the ``1.0`` a CSV reads back; otherwise as text) and its values."""
+    numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+    if numeric:
+        values = sorted(set(column.dropna().tolist()))
+        shown = ", ".join(
+            f"{x:g}" if float(x).is_integer() and abs(x) < 1e15 else repr(x) for x in values
+        )
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return pd.Series(False, index=column.index), shown
+        return column == number, shown
+    return column.astype(str) == str(value), ", ".join(sorted(column.astype(str).unique()))
 
 
 def _lines(
@@ -203,12 +271,20 @@ def missing_reasons(table: pd.DataFrame, metric: str) -> dict[str, int]:
     if "reason" not in table.columns or metric not in table.columns:
         return {}
     base = metric.split("[")[0]
+    names = {str(c).split("[")[0] for c in table.columns}
     empty = table[(table["status"] == "ok") & table[metric].isna()]
     out: dict[str, int] = {}
     for text in empty["reason"].astype(str):
+        # "METRIC: why; METRIC: why", a why that holds "; " kept whole
+        parts: list[list[str]] = []
         for part in text.split("; "):
             name, sep, why = part.partition(": ")
-            if sep and name == base:
+            if sep and name in names:
+                parts.append([name, why])
+            elif parts:
+                parts[-1][1] += "; " + part
+        for name, why in parts:
+            if name == base:
                 out[why] = out.get(why, 0) + 1
     return out
 
