@@ -27,6 +27,18 @@ SETTLING_ROUTES = ("closed form", "round model")
 MAX_SETTLING_ROUNDS = 50_000
 #: the round map's first run lasts this many times the closed forms' first reach
 _FIRST_RUN_FACTOR = {"quick-vegas": 10.0, "tcp-ho": 2.5}
+#: why TCP-Ho's prediction has no slow start and no settled window (its analysis, the TCP-Ho
+#: paper §4, gives the conspicuous round only)
+_NO_SLOW_START = "TCP-Ho has no slow start"
+_NO_WINDOW = "TCP-Ho's analysis gives a round, not a window"
+_TCP_HO_NONE = {
+    **dict.fromkeys(
+        ("critical_window_pkts", "ss_exit_round", "ss_exit_window_pkts", "ss_exit_time_s",
+         "ca_start_window_pkts"),
+        _NO_SLOW_START,
+    ),
+    **dict.fromkeys(("equilibrium_window_pkts", "equilibrium_band_pkts"), _NO_WINDOW),
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -98,6 +110,15 @@ class Prediction:
         out["ss_exit_window"] = self.ss_exit_window_pkts
         out["settled_window"] = out["settled_window_pkts"] = self.equilibrium_window_pkts
         return out
+
+
+def _why_none(pr: Prediction, field: str) -> str:
+    """Why field ``field`` of ``pr`` is ``None``: no closed form gives it, or (the settling)
+    the round map gave none (:attr:`Prediction.note`)."""
+    if field in ("rounds_to_equilibrium", "time_to_equilibrium_s"):
+        return pr.note or "no closed form gives the settling on this path"
+    why = _TCP_HO_NONE.get(field) if pr.algorithm == "tcp-ho" else None
+    return f"no closed form: {why or f'none gives {field} on this path'}"
 
 
 def predict(

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._validation import check_output_file
 from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep
+from ..sweep.config import _TEXT_COLUMNS
 from ..sweep.plotting import missing_reasons
 from ..sweep.tables import _table_format
 from ._options import add_command, add_jobs_option, add_quiet_option, parse_jobs
@@ -165,6 +166,11 @@ def run(args: argparse.Namespace) -> int:
         for column in [c for c in res.table.columns if c.split("[")[0] == metric]:
             for why, n in missing_reasons(res.table, column).items():
                 print(f"{column}: no value at {n} point(s): {why}")
+    for column in (c for c in _TEXT_COLUMNS if c in res.table.columns):
+        counts: dict[str, int] = {}  # in order of first appearance
+        for v in res.table.loc[res.table["status"] == "ok", column]:
+            counts[v] = counts.get(v, 0) + 1
+        print(f"{column}: " + ", ".join(f"{v} at {n} point(s)" for v, n in counts.items()))
     if res.n_failed:
         first = res.table.loc[res.table["status"] != "ok"].iloc[0]
         print(

@@ -15,7 +15,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from .. import __version__
-from .config import _canonical
+from .config import _canonical, _identity
 
 _log = logging.getLogger("tcpfluid.sweep")
 
@@ -25,11 +25,21 @@ _log = logging.getLogger("tcpfluid.sweep")
 RESULTS_REVISION = 8
 
 
-def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]) -> str:
+def _cache_key(
+    point: Mapping[str, Any],
+    engine: str,
+    options: Mapping[str, Any],
+    files: Mapping[str, str] | None = None,
+    engine_revision: int = 0,
+) -> str:
+    """The point's key (a scenario file of ``files`` by its content, :func:`_identity`; the
+    engine's own revision, :attr:`SweepEngine.revision`, where it has one)."""
     key = dict(
-        point=dict(point), engine=engine, options=dict(options), version=__version__,
-        revision=RESULTS_REVISION,
+        point=dict(_identity(point, files or {})), engine=engine, options=dict(options),
+        version=__version__, revision=RESULTS_REVISION,
     )  # fmt: skip
+    if engine_revision:
+        key["engine_revision"] = engine_revision
     return hashlib.sha256(_canonical(key).encode()).hexdigest()
 
 

@@ -1,4 +1,5 @@
-"""Sweep configuration: the engines and metrics, grids, point checks, :class:`Sweep`."""
+"""Sweep configuration: grids, point checks, seeds, :class:`Sweep` (the engines:
+:mod:`tcpfluid.sweep._engines`)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
-from ..engines import RTT_MODELS, _check_engine
-from ..results import PUBLIC_KEYS
-from ..scenarios import (
-    LAW_PARAMETER_KEYS,
-    SCENARIOS,
-    build_scenario,
-    law_params,
-    scenario_parameters,
-)
+from ..engines import _check_engine
+from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
 from ..scenarios.files import is_scenario_file, read_toml
-from ..scenarios.mix import parse_mix, with_mix
+from ..scenarios.mix import parse_mix
 from ..scenarios.topology import RATE_KEYS
+from ._engines import ENGINE_METRICS, SWEEP, SWEEP_ENGINES, _Task
 from .grids import Grid, Point, grid
 
 if TYPE_CHECKING:
@@ -32,118 +27,13 @@ if TYPE_CHECKING:
 #: scenario of points that do not name one
 DEFAULT_SCENARIO = "qv-basic"
 
-
-@dataclass(frozen=True)
-class SweepEngine:
-    """How a sweep evaluates its points on one engine (:func:`tcpfluid.simulate`'s engine of
-    the same name): ``in_process`` (in chunks, no executor; the round model in batched
-    calls), the ``rtt_models`` a point may name, ``reads_rtt_model`` (then in the cache key),
-    whether points may run a ``mixes`` of laws, the ``view_engine`` the fluid views are
-    checked for, the ``metrics`` it reports."""
-
-    name: str
-    metrics: tuple[str, ...]
-    in_process: bool = False
-    rtt_models: tuple[str, ...] = RTT_MODELS
-    reads_rtt_model: bool = False
-    mixes: bool = True
-    view_engine: str | None = None
-
-    def check_law(self, algorithm: str, i: int) -> None:
-        """Refuse a law the engine cannot compute (point ``i``)."""
-
-    def point(self, task: _Task) -> dict[str, Any]:
-        """The point's summary dict from :func:`tcpfluid.simulate`."""
-        from ..engines import _legacy_options, simulate
-
-        options = {**_legacy_options(task.engine, task.rtt_model, task.seed), **dict(task.options)}
-        sc = with_mix(build_scenario(task.scenario, **dict(task.params)), task.algorithm)
-        summary: dict[str, Any] = simulate(sc, task.engine, **options).summary.to_dict()
-        return summary
-
-
-class _ClosedFormSweep(SweepEngine):
-    """The closed forms of :func:`tcpfluid.analytic.predict`."""
-
-    def check_law(self, algorithm: str, i: int) -> None:
-        from ..analytic.predict import PREDICT_ALGORITHMS
-
-        if algorithm not in PREDICT_ALGORITHMS:
-            raise ValueError(
-                f"algorithm: {algorithm!r} has no closed form (point {i}); engine "
-                f"'{self.name}' covers {', '.join(PREDICT_ALGORITHMS)}"
-            )
-
-    def point(self, task: _Task) -> dict[str, Any]:
-        from ..algorithms.registry import expand_aliases
-        from ..analytic.predict import predict
-
-        sc = build_scenario(task.scenario, **dict(task.params))
-        law = expand_aliases(task.algorithm, law_params(sc.params))  # Enhanced Vegas: α = β = δ
-        kw = {k: law[k] for k in ("alpha", "beta", "gamma") if k in law}
-        try:
-            view = sc.fluid_view("rounds")  # the round model's path
-            if view.red is not None or not view.equal_rtt:  # one drop-tail path, one base RTT
-                raise ValueError("a RED queue or flows of unequal base RTT")
-        except ValueError as exc:
-            raise ValueError(
-                f"the closed forms model one drop-tail path with one base RTT; this point's "
-                f"scenario does not reduce to one ({exc})"
-            ) from None
-        pr = predict(task.algorithm, view.path, rtt=task.rtt_model, **kw)  # type: ignore[arg-type]
-        return {k: getattr(pr, a) for k, a in _PREDICTED.items()}
-
-
-#: the closed forms' metrics: the :class:`~tcpfluid.analytic.Prediction` field of each
-#: (``time_to_target_s``: the first reach of the target; ``time_to_equilibrium_s``: settling)
-_PREDICTED = {
-    "ss_exit_window": "ss_exit_window_pkts",
-    "ss_exit_time_s": "ss_exit_time_s",
-    "ss_exit_round": "ss_exit_round",
-    "settled_window": "equilibrium_window_pkts",
-    "time_to_equilibrium_s": "time_to_equilibrium_s",
-    "critical_window": "critical_window_pkts",
-    "rounds_to_equilibrium": "rounds_to_equilibrium",
-    "time_to_target_s": "time_to_target_s",
-    "rounds_to_target": "rounds_to_target",
-}
-
-
-_ODE_EXTRA = ("mean_queue_pkts", "final_queue_pkts", "final_windows_pkts", "lost_pkts")
-#: the engines a sweep can use, by name
-SWEEP: dict[str, SweepEngine] = {
-    e.name: e
-    for e in (
-        _ClosedFormSweep(
-            "closed-form",
-            tuple(_PREDICTED),
-            in_process=True,
-            rtt_models=("average", "last"),
-            reads_rtt_model=True,
-            mixes=False,
-        ),
-        SweepEngine(
-            "rounds",
-            (*PUBLIC_KEYS, "ss_exit_round", "losses"),
-            in_process=True,
-            reads_rtt_model=True,
-            view_engine="rounds",
-        ),
-        SweepEngine("ode", (*PUBLIC_KEYS, "ss_exit_round", "losses", *_ODE_EXTRA, "loss_fraction")),
-        SweepEngine("packet", (*PUBLIC_KEYS, "losses", "retransmissions", "timeouts", "conserved")),
-    )
-}
-#: engines a sweep can use
-SWEEP_ENGINES: tuple[str, ...] = tuple(SWEEP)
-#: metrics each engine reports (the keys of its summary)
-ENGINE_METRICS: dict[str, tuple[str, ...]] = {
-    k: SWEEP[k].metrics for k in ("closed-form", "rounds", "packet", "ode")
-}
 #: keys of a sweep configuration (``tcpfluid sweep CONFIG.toml``)
 CONFIG_KEYS = (
     "engine", "scenario", "algorithm", "metrics", "rtt_model", "grid", "points", "options"
 )  # fmt: skip
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
+#: the engines' text columns (:meth:`SweepEngine.columns`), after ``reason``
+_TEXT_COLUMNS = ("time_to_equilibrium_route",)
 
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
@@ -154,18 +44,51 @@ def _canonical(point: Mapping[str, Any]) -> str:
     return _ENCODER.encode(dict(point))
 
 
-def _point_seed(point: Mapping[str, Any]) -> int:
-    """A seed in ``[0, 2**63)`` from the SHA-256 of the point (stable everywhere)."""
-    digest = hashlib.sha256(_canonical(point).encode()).digest()
+def _scenario_files(points: Sequence[Point]) -> dict[str, str]:
+    """Each scenario file the points name (a name that is not a registered scenario) and
+    ``"file sha256:HEX"``, HEX the SHA-256 of its text with ``\r\n`` read as ``\n``: the
+    file by what it says, wherever it is and however its path is written. A file that
+    cannot be read keeps its path (its points fail)."""
+    from .grids import Grid
+
+    if isinstance(points, Grid):
+        names: Any = points.axes.get("scenario", (DEFAULT_SCENARIO,))
+    else:
+        names = {p.get("scenario", DEFAULT_SCENARIO) for p in points}
+    out: dict[str, str] = {}
+    for name in names:
+        if isinstance(name, str) and name not in SCENARIOS and name not in out:
+            try:
+                text = FsPath(name).read_bytes().replace(b"\r\n", b"\n")
+            except OSError:
+                continue
+            out[name] = "file sha256:" + hashlib.sha256(text).hexdigest()
+    return out
+
+
+def _identity(point: Mapping[str, Any], files: Mapping[str, str]) -> Mapping[str, Any]:
+    """The point as its seed and cache key read it: a scenario file by its content
+    (:func:`_scenario_files`), a registered scenario by its name."""
+    scen = point.get("scenario")
+    return {**point, "scenario": files[scen]} if isinstance(scen, str) and scen in files else point
+
+
+def _point_seed(point: Mapping[str, Any], files: Mapping[str, str] | None = None) -> int:
+    """A seed in ``[0, 2**63)`` from the SHA-256 of the point (stable everywhere; a
+    scenario file of ``files`` enters by its content, :func:`_identity`)."""
+    key = _identity(point, files or {})
+    digest = hashlib.sha256(_canonical(key).encode()).digest()
     return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
 
 
 @dataclass(frozen=True)
 class Sweep:
     """A validated sweep: ``points`` (from :func:`grid` or a list of dicts, each naming an
-    ``algorithm``, optionally a ``scenario``, and that scenario's parameters) × ``engine``
+    ``algorithm`` (a scenario file's point may leave it out: the file's own), optionally a
+    ``scenario``, and that scenario's parameters) × ``engine``
     (:data:`SWEEP_ENGINES`) × ``metrics`` (:data:`ENGINE_METRICS`) and the ``rtt_model`` of
-    ``"rounds"``/``"closed-form"``; ``options``: the engine's options for every point, as
+    ``"rounds"``/``"closed-form"`` (default ``"average"``; refused for the other engines,
+    which have none); ``options``: the engine's options for every point, as
     :func:`tcpfluid.simulate` takes them (``{"feedback_rounds": 0}``, ``{"delayed_ack":
     True}``); ValueError/TypeError naming a bad one (docs/sweeps.md).
     """
@@ -173,7 +96,7 @@ class Sweep:
     points: Sequence[Point]
     engine: str = "rounds"
     metrics: tuple[str, ...] = ("ss_exit_window", "time_to_equilibrium_s")
-    rtt_model: str = "average"
+    rtt_model: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -195,12 +118,7 @@ class Sweep:
         if len(set(metrics)) != len(metrics):
             raise ValueError(f"metrics: a metric is listed twice in {list(metrics)}")
         object.__setattr__(self, "metrics", metrics)
-        choices = SWEEP[engine].rtt_models
-        if self.rtt_model not in choices:
-            raise ValueError(
-                f"rtt_model: must be one of {', '.join(choices)} for engine {engine!r}, "
-                f"got {self.rtt_model!r}"
-            )
+        object.__setattr__(self, "rtt_model", _check_rtt_model(engine, self.rtt_model))
         if isinstance(self.points, Mapping) or not isinstance(self.points, Sequence):
             raise TypeError(f"points must be a list of dicts, got {type(self.points).__name__}")
         if not self.points:
@@ -273,7 +191,7 @@ class Sweep:
             points=points if isinstance(points, Grid) else tuple(points),
             engine=config.get("engine", "rounds"),
             metrics=tuple(metrics),
-            rtt_model=config.get("rtt_model", "average"),
+            rtt_model=config.get("rtt_model"),
             options=config.get("options", {}),
         )
 
@@ -315,12 +233,13 @@ class Sweep:
 
         return run_sweep(self, executor, jobs, cache_dir, progress)
 
-    def _task(self, i: int) -> _Task:
+    def _task(self, i: int, files: Mapping[str, str]) -> _Task:
+        """Point ``i`` to evaluate (``files``: :func:`_scenario_files` of the run)."""
         p = self.points[i]
         params = tuple((k, v) for k, v in p.items() if k not in ("scenario", "algorithm"))
-        seed = _point_seed(p)
+        seed = _point_seed(p, files)
         return _Task(
-            i, self.engine, p["scenario"], p["algorithm"], params, seed, self.rtt_model,
+            i, self.engine, p["scenario"], p.get("algorithm"), params, seed, self.rtt_model,
             tuple(self.options.items()),
         )  # fmt: skip
 
@@ -330,7 +249,7 @@ def sweep(
     *,
     engine: str = "rounds",
     metrics: Sequence[str] = ("ss_exit_window", "time_to_equilibrium_s"),
-    rtt_model: str = "average",
+    rtt_model: str | None = None,
     executor: cf.Executor | None = None,
     jobs: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
@@ -345,6 +264,28 @@ def sweep(
         rtt_model=rtt_model,
         options={} if options is None else options,
     ).run(executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
+
+
+def _check_rtt_model(engine: str, rtt_model: Any) -> str | None:
+    """The RTT model of a sweep on ``engine``: ``rtt_model`` checked, ``"average"`` by
+    default; ``None`` for an engine without one (it refuses one given)."""
+    eng = SWEEP[engine]
+    if not eng.reads_rtt_model:
+        if rtt_model is not None:
+            readers = " and ".join(e.name for e in SWEEP.values() if e.reads_rtt_model)
+            raise ValueError(
+                f"rtt_model: engine {engine!r} has no RTT model to choose (rtt_model applies "
+                f"to the {readers} engines), got {rtt_model!r}; leave it out"
+            )
+        return None
+    if rtt_model is None:
+        return "average"
+    if rtt_model not in eng.rtt_models:
+        raise ValueError(
+            f"rtt_model: must be one of {', '.join(eng.rtt_models)} for engine {engine!r}, "
+            f"got {rtt_model!r}"
+        )
+    return str(rtt_model)
 
 
 #: engine options a sweep sets otherwise: each point's seed, the ``rtt_model`` key
@@ -407,12 +348,8 @@ def _check_point(
             f"scenario: unknown scenario {scen!r} (point {i}); scenarios: {', '.join(SCENARIOS)}"
             ", or a scenario file (FILE.toml)"
         )
-    if "algorithm" not in p:
-        raise ValueError(
-            f"algorithm: point {i} names no algorithm; give one of {', '.join(ALGORITHMS)}"
-        )
-    alg = p["algorithm"]
-    if not isinstance(alg, str) or alg not in ALGORITHMS:
+    alg = p.get("algorithm")
+    if "algorithm" in p and (not isinstance(alg, str) or alg not in ALGORITHMS):
         if isinstance(alg, str) and ":" in alg and SWEEP[engine].mixes:
             parse_mix(alg)  # a mix of laws (vegas:8,reno:2): each name checked
         else:
@@ -423,10 +360,14 @@ def _check_point(
     shape = (engine, scen, alg, *((k, type(v)) for k, v in p.items()))
     if checked is not None and shape in checked:
         return p
-    SWEEP[engine].check_law(alg, i)
-    if alg in ALGORITHMS:
+    # no algorithm: the laws of a scenario file run as written
+    own = _own_algorithms(scen, p, i, engine) if "algorithm" not in p else ()
+    for law in own or (str(alg),):
+        SWEEP[engine].check_law(law, i)
+        if law not in ALGORITHMS:
+            continue
         try:
-            law_class(alg)._check_parameter_names(
+            law_class(law)._check_parameter_names(
                 k for k in LAW_PARAMETER_KEYS if p.get(k) is not None
             )
         except TypeError as exc:
@@ -456,6 +397,37 @@ def _check_point(
     return p
 
 
+def _own_algorithms(scen: str, point: Mapping[str, Any], i: int, engine: str) -> tuple[str, ...]:
+    """The algorithms scenario file ``scen`` gives its flows, for point ``i``, which names
+    none (the file runs as written); ValueError if ``scen`` is a registered scenario (its
+    flows have none), a ``[[flow]]`` names none, or ``engine`` runs one law and the file
+    has several."""
+    from ..algorithms.registry import ALGORITHMS
+
+    give = f"give algorithm = one of {', '.join(ALGORITHMS)}"
+    if scen in SCENARIOS:
+        raise ValueError(
+            f"algorithm: point {i} names no algorithm, and scenario {scen!r} leaves its flows' "
+            f"algorithm to the caller; {give}"
+        )
+    tables = read_toml(scen, "scenario file").get("flow")
+    flows = [t for t in tables if isinstance(t, dict)] if isinstance(tables, list) else []
+    named = any(k.startswith("flow.") and k.endswith(".algorithm") for k in point)
+    for n, t in enumerate(flows, start=1):
+        if not isinstance(t.get("algorithm"), str) and not named:
+            raise ValueError(
+                f"algorithm: point {i} names no algorithm, and [[flow]] {n} of {scen!r} has "
+                f"none; {give}, or a mix such as vegas:8,reno:2 (or name one in the file)"
+            )
+    laws = tuple(dict.fromkeys(str(t["algorithm"]) for t in flows if t.get("algorithm")))
+    if len(laws) > 1 and not SWEEP[engine].mixes:
+        raise ValueError(
+            f"algorithm: point {i} names no algorithm, and the flows of {scen!r} run "
+            f"{', '.join(laws)}; engine {engine!r} computes one law per point: give algorithm"
+        )
+    return laws
+
+
 def _check_grid(g: Grid, engine: str) -> Grid:
     """:func:`_check_point` for a grid: one point per combination of scenario, algorithm and
     value types."""
@@ -476,28 +448,3 @@ def _check_grid(g: Grid, engine: str) -> Grid:
         index = sum(pos * strides[name] for name, pos in zip(names, combo, strict=True))
         _check_point(index, g[index], engine)
     return g
-
-
-@dataclass(frozen=True)
-class _Task:
-    """One point to evaluate (picklable: sent to worker processes or a Dask cluster)."""
-
-    index: int
-    engine: str
-    scenario: str
-    algorithm: str
-    params: tuple[tuple[str, Any], ...]
-    seed: int
-    rtt_model: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    status: str
-    message: str
-    summary: dict[str, Any]
-
-    @staticmethod
-    def failed(exc: BaseException) -> _Outcome:
-        return _Outcome("error", f"{type(exc).__name__}: {exc}", {})

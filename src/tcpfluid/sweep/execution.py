@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
+from ._engines import SWEEP, _Outcome, _Task
 from ._signals import _WAKE_SIGNAL, _DeferredSignals, _stop_pool, _stop_signals_held, _worker_init
 from .cache import _Cache, _cache_key, invalid_metric
-from .config import SWEEP, _Outcome, _Task
+from .config import _scenario_files
 from .tables import SweepResult, _Results, _table, check_table_fits
 
 if TYPE_CHECKING:
@@ -66,11 +67,12 @@ def run_sweep(
                 os.fspath(cache_dir),
                 exc.strerror or exc,
             )
-    results = _Results(n, self.metrics)
-    paths = np.full((n, 3), np.nan)
     engine = SWEEP[self.engine]
+    results = _Results(n, self.metrics, engine.columns(self.metrics))
+    paths = np.full((n, 3), np.nan)
     opts = {"rtt_model": self.rtt_model} if engine.reads_rtt_model else {}
     opts |= self.options  # (none: the key of a sweep without options, as before)
+    files = _scenario_files(self.points)  # read now: the content this run computes
     structures = _Structures(engine.view_engine)
     keys: dict[int, str] = {}
     metrics = self.metrics
@@ -80,7 +82,7 @@ def run_sweep(
         nonlocal n_cached
         if cache is None:
             return False
-        k = keys[i] = _cache_key(self.points[i], self.engine, opts)
+        k = keys[i] = _cache_key(self.points[i], self.engine, opts, files, engine.revision)
         hit = cache.get(k, metrics)
         if hit is None:
             return False
@@ -114,22 +116,22 @@ def run_sweep(
                 todo = [i for i in chunk if not lookup(i)]
                 bar.update(len(chunk) - len(todo))
                 if self.engine == "rounds":  # batched calls of the round model
-                    _run_rounds(self, todo, views, record, bar)
+                    _run_rounds(self, files, todo, views, record, bar)
                     continue
                 for i in todo:
-                    record(i, _evaluate(self._task(i)))
+                    record(i, _evaluate(self._task(i, files)))
                     bar.update(1)
         else:
             for i in range(n):
                 view_of(i)
             todo = [i for i in range(n) if not lookup(i)]
             bar.update(n - len(todo))
-            _run_executor(self, todo, executor, jobs, record, bar)
+            _run_executor(self, files, todo, executor, jobs, record, bar)
     finally:
         bar.close()
         if cache is not None:
             cache.close()
-    table = _table(self, results, paths)
+    table = _table(self, results, paths, files)
     return SweepResult(table, self.engine, self.metrics, self.parameters, n - n_cached, n_cached)
 
 
@@ -317,6 +319,7 @@ def run_on_pool(
 
 def _run_executor(
     sw: Sweep,
+    files: Mapping[str, str],
     todo: list[int],
     executor: cf.Executor | None,
     jobs: int | None,
@@ -333,12 +336,13 @@ def _run_executor(
         record(i, out)
         bar.update(1)
 
-    items = ((i, (sw._task(i),)) for i in todo)
+    items = ((i, (sw._task(i, files),)) for i in todo)
     run_on_pool(_evaluate, items, done, workers=pool_size(jobs, len(todo)), executor=executor)
 
 
 def _run_rounds(
     sw: Sweep,
+    files: Mapping[str, str],
     todo: list[int],
     views: Mapping[int, Any],
     record: Callable[[int, _Outcome], None],
@@ -361,9 +365,13 @@ def _run_rounds(
         except (ValueError, TypeError) as exc:
             one(i, _Outcome.failed(exc))
             continue
-        if view.red is not None or not view.equal_rtt:
-            # one round clock per base RTT (or RED): the asynchronous round model, alone
-            one(i, _evaluate(sw._task(i)))
+        # the view is built without the point's law parameters: its flows' own (a scenario
+        # file's) are those the point does not replace, which the batch would not see
+        own_laws = any(not set(params) <= set(lp) for _, params in view.scenario.flow_table.laws)
+        if view.red is not None or not view.equal_rtt or "algorithm" not in p or own_laws:
+            # one round clock per base RTT (or RED): the asynchronous round model; flows with
+            # laws or parameters of their own (a scenario file's): as written; alone
+            one(i, _evaluate(sw._task(i, files)))
             continue
         key = (
             p["algorithm"],
@@ -394,7 +402,7 @@ def _run_rounds(
                 # a bad point spoils its batch: bisect down to the offending points
                 _log.info("batched round-model call of %d points failed: %s", len(part), exc)
                 if len(part) == 1:
-                    one(idx[0], _evaluate(sw._task(idx[0])))
+                    one(idx[0], _evaluate(sw._task(idx[0], files)))
                 else:
                     half = len(part) // 2
                     stack += [part[half:], part[:half]]

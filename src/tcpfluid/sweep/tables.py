@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,8 @@ import pandas as pd
 
 from .._json import fields_dict
 from .._validation import atomic_output, memory_budget_bytes
-from .config import _PATH_COLUMNS, _Outcome
+from ._engines import _Outcome
+from .config import _PATH_COLUMNS, _TEXT_COLUMNS
 
 if TYPE_CHECKING:
     from .config import Sweep
@@ -111,7 +113,7 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"{str(p)!r} is not a readable {fmt} sweep table ({exc}); write one with "
             "`tcpfluid sweep`"
         ) from None
-    for col in ("message", "reason"):  # csv reads the empty texts as NaN
+    for col in ("message", "reason", *_TEXT_COLUMNS):  # csv reads the empty texts as NaN
         if col in df.columns:
             df[col] = df[col].astype(object).where(df[col].notna(), "").astype(str)
     for col in ("point", "status", *_PATH_COLUMNS):
@@ -140,15 +142,19 @@ _MISSING_REASONS = {
 
 
 class _Results:
-    """The points' outcomes, held column by column."""
+    """The points' outcomes, held column by column: the metrics, the engine's text
+    ``columns`` (:meth:`SweepEngine.columns`) and the reasons an engine gives for empty
+    metrics (its summary's ``"reasons"``, ``{metric: why}``)."""
 
     NOT_RUN, OK, ERROR = 0, 1, 2
 
-    def __init__(self, n: int, metrics: tuple[str, ...]) -> None:
+    def __init__(self, n: int, metrics: tuple[str, ...], columns: tuple[str, ...] = ()) -> None:
         self.n, self.metrics = n, metrics
         self.status = np.zeros(n, dtype=np.uint8)
         self.messages: dict[int, str] = {}
         self.values: dict[str, list[Any]] = {m: [None] * n for m in metrics}
+        self.texts: dict[str, list[str]] = {c: [""] * n for c in columns}
+        self.reasons: dict[int, dict[str, str]] = {}
 
     def set(self, i: int, out: _Outcome) -> None:
         """Record point ``i`` (an ``"ok"`` outcome must carry every metric)."""
@@ -160,16 +166,25 @@ class _Results:
             self.messages[i] = out.message
         for m in self.metrics:
             self.values[m][i] = out.summary[m] if ok else None
+        for c, texts in self.texts.items():
+            texts[i] = str(out.summary.get(c) or "") if ok else ""
+        why = out.summary.get("reasons") if ok else None
+        if isinstance(why, dict) and why:
+            self.reasons[i] = {str(k): str(v) for k, v in why.items()}
+        else:
+            self.reasons.pop(i, None)
 
     def reason(self, i: int) -> str:
         """Why the point's empty metrics are empty (``""`` if none is, or it failed)."""
         if self.status[i] != self.OK:
             return ""
+        own = self.reasons.get(i, {})
         parts = []
         for m in self.metrics:
             v = self.values[m][i]
             if v is None or (isinstance(v, list) and any(x is None for x in v)):
-                parts.append(f"{m}: {_MISSING_REASONS.get(m, 'did not happen during the run')}")
+                why = own.get(m) or _MISSING_REASONS.get(m, "did not happen during the run")
+                parts.append(f"{m}: {why}")
         return "; ".join(parts)
 
 
@@ -183,7 +198,9 @@ def _param_column(sw: Sweep, name: str) -> list[Any]:
     return [p.get(name) for p in g]
 
 
-def _table(sw: Sweep, results: _Results, paths: np.ndarray) -> pd.DataFrame:
+def _table(
+    sw: Sweep, results: _Results, paths: np.ndarray, files: Mapping[str, str]
+) -> pd.DataFrame:
     from .config import _point_seed
 
     n = len(sw.points)
@@ -218,7 +235,8 @@ def _table(sw: Sweep, results: _Results, paths: np.ndarray) -> pd.DataFrame:
         "not run" if skipped else results.messages.get(i, "") for i, skipped in enumerate(not_run)
     ]
     cols["reason"] = [results.reason(i) for i in range(n)]
-    cols["seed"] = np.fromiter((_point_seed(p) for p in sw.points), dtype=np.int64, count=n)
+    cols.update(results.texts)
+    cols["seed"] = np.fromiter((_point_seed(p, files) for p in sw.points), dtype=np.int64, count=n)
     return pd.DataFrame(cols)
 
 

@@ -308,6 +308,7 @@ def _put_flow_forms(
     """FlowSpec ``f``'s slow-start exit, settled window and time to equilibrium (n flows of its
     group sharing the available rate ``mu_a``)."""
     from ..analytic import predict
+    from ..analytic.predict import _NO_SLOW_START, _NO_WINDOW
     from ..path import Path
 
     changes = lay.change_times_s
@@ -321,12 +322,12 @@ def _put_flow_forms(
     later = [t for t in changes if t > f.start_s]
     first_change = min([*later, f.stop_s, scenario.duration_s])
     at = "the first change" if later and first_change == later[0] else "the end of the flow's run"
-    no_ss = "TCP-Ho has no slow start"
+    no_ss = _NO_SLOW_START
     lay.put(("ss_exit_window", f.name, -1), pr.ss_exit_window_pkts, no_ss, structural=True)
     t_ss = None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s
     lay.put(("ss_exit_time_s", f.name, -1), t_ss, no_ss, structural=True)
     w_eq = pr.equilibrium_window_pkts
-    no_w = "TCP-Ho's analysis gives a round, not a window" if w_eq is None else ""
+    no_w = _NO_WINDOW if w_eq is None else ""
     lay.put(("settled_window", f.name, -1), w_eq, no_w, structural=w_eq is None)
     key, t_eq = ("time_to_equilibrium_s", f.name, -1), pr.time_to_equilibrium_s
     if t_eq is None:
