@@ -169,19 +169,7 @@ def predict(
     check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
     if not isinstance(path, Path):
         raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
-    check_bool("whole_acks", whole_acks)
-    unread = {"gamma": gamma, "alpha": alpha, "beta": beta} if algorithm == "tcp-ho" else {}
-    unread["whole_acks"] = whole_acks if algorithm != "quick-vegas" else None
-    for key, value in unread.items():
-        if value not in (None, False):  # refused, not ignored
-            raise ValueError(
-                f"{key}={value!r} does not apply to {algorithm}: "
-                + (
-                    "TCP-Ho's analysis reads no threshold"
-                    if algorithm == "tcp-ho" and key != "whole_acks"
-                    else "whole_acks counts Quick Vegas's slow-start ACKs"
-                )
-            )
+    _refuse_unread(algorithm, {"gamma": gamma, "alpha": alpha, "beta": beta}, whole_acks)
     g, a, b = _thresholds(algorithm, gamma, alpha, beta, delta)
     if algorithm == "quick-vegas" and b <= 0:
         raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
@@ -278,6 +266,23 @@ def predict(
         note=note,
         **fields,
     )
+
+
+def _refuse_unread(algorithm: str, thresholds: dict[str, Any], whole_acks: bool) -> None:
+    """Refuse, not ignore, what ``algorithm``'s prediction does not read: TCP-Ho's analysis
+    no threshold, a law other than Quick Vegas ``whole_acks``."""
+    check_bool("whole_acks", whole_acks)
+    for key, value in (thresholds if algorithm == "tcp-ho" else {}).items():
+        if value is not None:
+            raise ValueError(
+                f"{key}={value!r} does not apply to {algorithm}: TCP-Ho's analysis reads no "
+                "threshold"
+            )
+    if whole_acks and algorithm != "quick-vegas":
+        raise ValueError(
+            f"whole_acks=True does not apply to {algorithm}: whole_acks counts Quick Vegas's "
+            "slow-start ACKs"
+        )
 
 
 def _thresholds(
