@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -86,27 +87,35 @@ def test_convergence_after_each_join_is_the_definitions(
         assert got.all_converged_times_s[k] == expect
 
 
+def _one_by_one(sc: Any, width_s: float) -> Any:
+    """``sc`` with each flow's start and stop moved by a time of its own in
+    ``(0, width_s)`` (distinct declared times: joins and leaves one by one)."""
+    ft = sc.flow_table
+    off = width_s * np.arange(1, len(ft) + 1) / (len(ft) + 1)
+    return sc.with_flow_table(ft.with_times(ft.start_s + off, ft.stop_s + off))
+
+
 def test_flows_joining_one_by_one_are_refused_before_any_work_past_the_budget() -> None:
     import tcpfluid
+    from tcpfluid.metrics.summary import check_summary_size
     from tcpfluid.scenarios import build_scenario
 
-    sc = build_scenario("qv-many-flows", groups=1, flows=200_000, start_spread="10s")
+    sc = _one_by_one(build_scenario("qv-many-flows", groups=1, flows=200_000), 10.0)
     with pytest.raises(ValueError, match=r"^flows=200,000 make 400,000 bandwidth changes") as e:
         tcpfluid.simulate(sc, algorithm="vegas")
-    assert "start_spread" in str(e.value) and "\n" not in str(e.value)
-    # the same flows starting together change nothing: no table to refuse
-    from tcpfluid.metrics.summary import check_summary_size
-
+    assert "fewer distinct start and stop times" in str(e.value) and "\n" not in str(e.value)
+    # the same flows starting together change nothing: no table to refuse; nor do they
+    # started a start spread apart (the starts, and the stops, of one spread are one each)
     check_summary_size(build_scenario("qv-many-flows", groups=1, flows=200_000))
+    check_summary_size(build_scenario("qv-many-flows", groups=1, flows=200_000, start_spread="10s"))
 
 
 def test_many_flows_joining_one_by_one_are_summarised() -> None:
     import tcpfluid
     from tcpfluid.scenarios import build_scenario
 
-    sc = build_scenario(
-        "qv-many-flows", groups=1, flows=300, start_spread="1s", duration="3s"
-    ).with_algorithm("vegas")
+    sc = build_scenario("qv-many-flows", groups=1, flows=300, duration="3s")
+    sc = _one_by_one(sc, 1.0).with_algorithm("vegas")
     s = tcpfluid.simulate(sc, engine="rounds").summary
     assert len(s.change_times_s) == 300
     conv = np.array(

@@ -102,6 +102,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
         [(c.start_s, c.stop_s) for c in base.cbr],
         [(f.start_s, f.stop_s) for f in base.flows],
         base.duration_s,
+        start_spread_s=base.start_spread_s,
     )
     scenarios = [
         scenario_from_args(args.scenario, a, sets, getattr(args, "params", []) or []) for a in specs

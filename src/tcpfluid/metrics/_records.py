@@ -329,11 +329,51 @@ def run_values(
 _CELL_BYTES = 64
 
 
+def spread_groups(times: Any, anchors: Any, start_spread_s: float) -> FloatArray:
+    """Each of the flows' start and stop ``times`` (increasing, s) as the time of the
+    change it belongs to (:func:`tcpfluid.metrics.run_changes`).
+
+    A time less than ``start_spread_s`` after the latest of 0 (the run's start), the
+    ``anchors`` (the CBR sources' starts and stops) and the first time of the group before
+    it belongs to that; any other time opens a group of its own. The offsets of a start
+    spread lie in ``[0, start_spread_s)``, so the starts (stops) a scenario declares
+    together stay one change. ``start_spread_s`` 0: every time is its own.
+
+    >>> spread_groups([0.2, 0.4, 5.0, 5.3, 5.9], [], 0.5).tolist()
+    [0.0, 0.0, 5.0, 5.0, 5.9]
+    >>> spread_groups([4.1, 4.3], [4.0], 0.5).tolist()
+    [4.0, 4.0]
+    """
+    src = np.asarray(times, dtype=np.float64)
+    out = src.copy()
+    if start_spread_s <= 0.0 or out.size == 0:
+        return out
+    opens = np.unique(np.append(np.asarray(anchors, dtype=np.float64), 0.0))
+    i = 0
+    while i < src.size:  # one pass a group
+        t = float(src[i])
+        k = int(np.searchsorted(opens, t, side="right")) - 1
+        first = float(opens[k]) if k >= 0 and t < opens[k] + start_spread_s else t
+        until = first + start_spread_s
+        if k + 1 < opens.size:  # an anchor opens the next group
+            until = min(until, float(opens[k + 1]))
+        j = max(int(np.searchsorted(src, until, side="left")), i + 1)
+        out[i:j] = first
+        i = j
+    return out
+
+
 def _count_changes(scenario: Any, start: FloatArray, stop: FloatArray, end_s: float) -> int:
-    """How many changes :func:`run_changes` finds (the distinct CBR and flow start and
-    stop times inside ``(0, end_s)``), counted without listing them."""
-    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
-    times = np.concatenate([start, stop, np.asarray(cbr, dtype=np.float64).reshape(-1)])
+    """How many changes :func:`run_changes` finds (the distinct CBR times and groups of
+    flow start and stop times, :func:`spread_groups`, inside ``(0, end_s)``), counted
+    without listing them."""
+    cbr = np.asarray(
+        [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())], dtype=np.float64
+    ).reshape(-1)
+    flows = spread_groups(
+        np.sort(np.concatenate([start, stop])), cbr, getattr(scenario, "start_spread_s", 0.0)
+    )
+    times = np.concatenate([flows, cbr])
     return int(np.unique(times[(times > 0.0) & (times < end_s)]).size)
 
 
@@ -358,11 +398,11 @@ def check_summary_size(
     if need > budget:
         raise ValueError(
             f"flows={n:,} make {k:,} bandwidth changes (every distinct flow start or stop "
-            "inside the run is one; start_spread gives each flow its own): the run's "
+            "inside the run is one, those of one start spread one together): the run's "
             "summary, one convergence time per flow and change, needs about "
             f"{need / 2**30:.3g} GiB, more than the {budget / 2**30:.3g} GiB budget (half of "
-            "this machine's memory); give fewer flows, or start_spread=0 (flows joining "
-            "together)"
+            "this machine's memory); give fewer flows, or fewer distinct start and stop "
+            "times"
         )
 
 

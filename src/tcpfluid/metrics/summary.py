@@ -32,6 +32,7 @@ from ._records import (
     check_settle_band,
     check_summary_size,
     run_values,
+    spread_groups,
 )
 from ._settling import _first_end
 
@@ -46,26 +47,45 @@ _S = TypeVar("_S")
 
 
 def run_changes(
-    cbr: Iterable[tuple[float, float]], flows: Iterable[tuple[float, float]], end_s: float
+    cbr: Iterable[tuple[float, float]],
+    flows: Iterable[tuple[float, float]],
+    end_s: float,
+    *,
+    start_spread_s: float = 0.0,
 ) -> tuple[tuple[float, ...], tuple[str, ...]]:
     """The changes of a run and their kinds: CBR starts/stops, flows joining/leaving.
 
-    Times inside ``(0, end_s)``, increasing; coinciding kinds joined with ``+``.
+    Times inside ``(0, end_s)``, increasing; coinciding kinds joined with ``+``. The flows'
+    starts and stops of one start spread (offsets in ``[0, start_spread_s)``, s: the
+    scenario's ``start_spread``) are one change, at the first of them, or none for those
+    of the run's start; one that follows a CBR change by less is that change
+    (:func:`~tcpfluid.metrics._records.spread_groups`).
 
     >>> run_changes([(80.0, 160.0)], [(0.0, math.inf), (100.0, 300.0)], 240.0)
     ((80.0, 100.0, 160.0), ('cbr-start', 'flow-join', 'cbr-stop'))
+    >>> run_changes([], [(1e-5, math.inf), (3e-5, math.inf), (9.0, 20.0), (9.00002, 20.00004)],
+    ...             30.0, start_spread_s=5e-5)
+    ((9.0, 20.0), ('flow-join', 'flow-leave'))
     """
     kinds: dict[float, list[str]] = {}
-    for pairs, (on, off) in (
-        (cbr, ("cbr-start", "cbr-stop")),
-        (flows, ("flow-join", "flow-leave")),
-    ):
-        for start, stop in pairs:
-            for t, k in ((float(start), on), (float(stop), off)):
-                if 0.0 < t < end_s and k not in kinds.setdefault(t, []):
-                    kinds[t].append(k)
-    times = tuple(sorted(kinds))
-    return times, tuple("+".join(kinds[t]) for t in times)
+
+    def add(t: float, k: str) -> None:
+        if 0.0 < t < end_s and k not in kinds.setdefault(t, []):
+            kinds[t].append(k)
+
+    pairs = [(float(a), float(b)) for a, b in cbr]
+    for start, stop in pairs:
+        add(start, "cbr-start")
+        add(stop, "cbr-stop")
+    times = np.array([t for pair in flows for t in pair], dtype=np.float64)
+    order = np.argsort(times, kind="stable")  # equal times in the order given
+    at = spread_groups(times[order], np.asarray(pairs).reshape(-1), start_spread_s)
+    leave = (order % 2).astype(np.int8)  # each flow's (start, stop): join, leave
+    _, first = np.unique(np.stack([at, leave], axis=1), axis=0, return_index=True)
+    for i in np.sort(first).tolist():
+        add(float(at[i]), "flow-leave" if leave[i] else "flow-join")
+    times_s = tuple(sorted(kinds))
+    return times_s, tuple("+".join(kinds[t]) for t in times_s)
 
 
 #: flows summarised at once: the temporaries of a block (samples x flows) stay small enough
@@ -295,8 +315,9 @@ def summarise(
     check_summary_size(scenario, st[0], sp[0], end_s)
     cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
     bands = _bands(scenario, names, check_settle_band(settle_band))
+    spread = float(getattr(scenario, "start_spread_s", 0.0))
     changes, kinds, cols, run = _judged(parts, per, cbr, end_s, np.tile(bands, S), measured_s,
-                                        carried_pkts, capacity_pps, True)  # fmt: skip
+                                        carried_pkts, capacity_pps, True, spread)  # fmt: skip
     F, K = st.shape[1], len(changes)
     columns = {
         "start_s": st, "stop_s": sp, "convergence_times_s": cols["conv"].reshape(S, F, K),
@@ -373,13 +394,17 @@ def _judged(
     carried_pkts: Any,
     capacity_pps: Any,
     reasons: bool,
+    start_spread_s: float,
 ) -> tuple[tuple[float, ...], tuple[str, ...], dict[str, Any], dict[str, FloatArray]]:
     """The changes and their kinds (:func:`flow_changes` of the CBR sources active over
-    ``cbr``), the columns of every flow (:func:`_columns_once`, flow ``s F + f`` of run
-    ``s``) and the values of each run (:func:`run_values`) of S runs of F flows: the one
-    summary computation of :func:`summarise` and of the engines' own summaries."""
+    ``cbr`` and of the flows, of a start spread ``start_spread_s``, s), the columns of
+    every flow (:func:`_columns_once`, flow ``s F + f`` of run ``s``) and the values of
+    each run (:func:`run_values`) of S runs of F flows: the one summary computation of
+    :func:`summarise` and of the engines' own summaries."""
     S, F = per["start_s"].shape
-    changes, kinds = flow_changes(cbr, per["start_s"][0], per["stop_s"][0], end_s)
+    changes, kinds = flow_changes(
+        cbr, per["start_s"][0], per["stop_s"][0], end_s, start_spread_s=start_spread_s
+    )
     measured = (0.0, end_s) if measured_s is None else measured_s
     cols: dict[str, Any] = {}
     for where, fr in parts:
@@ -399,10 +424,15 @@ def _judged(
 
 
 def flow_changes(
-    cbr: Iterable[tuple[float, float]], start: FloatArray, stop: FloatArray, end_s: float
+    cbr: Iterable[tuple[float, float]],
+    start: FloatArray,
+    stop: FloatArray,
+    end_s: float,
+    *,
+    start_spread_s: float = 0.0,
 ) -> tuple[tuple[float, ...], tuple[str, ...]]:
     """:func:`run_changes` of the CBR sources active over the intervals ``cbr`` and of the
-    flows' distinct (start, stop) intervals."""
+    flows' distinct (start, stop) intervals (of a start spread ``start_spread_s``, s)."""
     pairs: list[tuple[float, float]] = []
     if start.size:  # the distinct intervals in the order of their first flow
         both = np.stack([start, stop], axis=1)
@@ -412,7 +442,7 @@ def flow_changes(
         both = both[new]
         _, first = np.unique(both, axis=0, return_index=True)
         pairs = [(float(a), float(b)) for a, b in both[np.sort(first)].tolist()]
-    return run_changes(cbr, pairs, end_s)
+    return run_changes(cbr, pairs, end_s, start_spread_s=start_spread_s)
 
 
 def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: int) -> FlowRecord:
@@ -447,21 +477,23 @@ def engine_summary(
     measured_s: tuple[Any, Any] | None = None,
     carried_pkts: Any = math.nan,
     capacity_pps: Any = math.nan,
+    start_spread_s: float = 0.0,
     **more: Any,
 ) -> Any:
     """An engine's own summary ``cls`` (a :class:`~tcpfluid.results.EngineSummary`; ``None``:
     its fields as a dict) of the flows ``fr`` of a run that ends at ``end_s`` (s), whose
     CBR sources start or stop at ``cbr_changes`` (s); ``bands``: each flow's settling band,
-    packets. The values are :func:`summarise`'s (:func:`_judged`), per flow ``(F,)``, or
-    ``(S, F)`` for a batch of ``scenarios`` runs; ``more``: the engine's own fields (and
-    its own ``utilization``)."""
+    packets; ``start_spread_s``: the scenario's start spread, s (:func:`run_changes`). The
+    values are :func:`summarise`'s (:func:`_judged`), per flow ``(F,)``, or ``(S, F)`` for a
+    batch of ``scenarios`` runs; ``more``: the engine's own fields (and its own
+    ``utilization``)."""
     S = scenarios or 1
     F = len(fr.start_s) // S
     per = {key: getattr(fr, key).reshape(S, F) for key in _PER_FLOW}
     # each CBR change as a zero-length interval: only the times are used
     changes, _, cols, run = _judged([(slice(None), fr)], per, [(c, c) for c in cbr_changes],
                                     end_s, bands, measured_s, carried_pkts, capacity_pps,
-                                    False)  # fmt: skip
+                                    False, start_spread_s)  # fmt: skip
     shape = (F,) if scenarios is None else (S, F)
     settled = np.isfinite(cols["settled"]).reshape(shape)
     ss_t = cols["ss_t"].reshape(shape)
@@ -493,7 +525,8 @@ def traced_summary(
     end_s: float, **more: Any,
 ) -> _S:  # fmt: skip
     """:func:`engine_summary` of flows with round traces (:func:`traced_flow_record`: the
-    packet simulator's, the hybrid model's), counted to the end of the run."""
+    packet simulator's, the hybrid model's), counted to the end of the run; ``more``: its
+    options (``start_spread_s``) and the engine's own fields."""
     recs = [
         traced_flow_record(str(i), fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
         for i, fl in enumerate(flows)

@@ -201,7 +201,9 @@ def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
         f"(start_spread={width:g} s, start_seed={seed})"
     )
     return sc.with_flow_table(
-        ft.with_times(ft.start_s + off, ft.stop_s + off), notes=(*sc.notes, note)
+        ft.with_times(ft.start_s + off, ft.stop_s + off),
+        notes=(*sc.notes, note),
+        start_spread_s=width,
     )
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from .. import units
-from .._validation import check_int
+from .._validation import check_int, check_nonnegative
 from ..queueing import DISCIPLINES, check_discipline, red_parameters
 from ._columns import FloatArray, FlowSeq, FlowTable, IntArray, LinkSeq, LinkTable, csr, route_sums
 
@@ -206,7 +206,11 @@ class CbrSource(_Plain):
 @dataclass(frozen=True)
 class Scenario:
     """An experiment: links, flows, CBR sources, ``duration_s``, packet and ACK sizes
-    (bytes), the builder's ``params`` and ``notes`` (e.g. flows left out of a short run)."""
+    (bytes), the builder's ``params`` and ``notes`` (e.g. flows left out of a short run).
+
+    ``start_spread_s``: the width, s, of the seeded offsets the flows' starts and stops
+    were moved by (the key ``start_spread``; 0: none); the run summaries count the starts
+    (stops) of one spread as one change (:func:`tcpfluid.metrics.run_changes`)."""
 
     name: str
     links: Sequence[Link]
@@ -218,6 +222,7 @@ class Scenario:
     params: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     notes: tuple[str, ...] = ()
+    start_spread_s: float = 0.0
     _base_rtt: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = field(
         init=False, repr=False, compare=False
     )
@@ -235,6 +240,9 @@ class Scenario:
                 )
             object.__setattr__(self, key, size)
         object.__setattr__(self, "params", dict(self.params))
+        object.__setattr__(
+            self, "start_spread_s", check_nonnegative("start_spread_s", self.start_spread_s)
+        )
         links = self.links
         lt = links.table if isinstance(links, LinkSeq) else LinkTable.from_links(tuple(links))
         dup = lt.names.duplicates()

@@ -350,6 +350,7 @@ def summarise(res: PacketResult) -> PacketSummary:
     util = res.link(bott.name).bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
     return traced_summary(
         PacketSummary, res.flows, res.settle_band_pkts, cbr, t_end,
+        start_spread_s=sc.start_spread_s,
         utilization=float(util),
         bottleneck=bott.name,
         retransmissions=np.array([fl.retransmissions for fl in res.flows], dtype=np.int64),

@@ -97,6 +97,7 @@ def _change_times(scenario: Scenario) -> tuple[float, ...]:
         [(c.start_s, c.stop_s) for c in scenario.cbr],
         [(f.start_s, f.stop_s) for f in scenario.flows],
         scenario.duration_s,
+        start_spread_s=scenario.start_spread_s,
     )
     return times
 
