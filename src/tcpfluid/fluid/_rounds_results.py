@@ -238,6 +238,28 @@ def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
     return np.take_along_axis(a, k, axis=0)
 
 
+def read_windows(w: Any, lag: int, sizes: NDArray[np.int64] | None, columns: bool = False) -> Any:
+    """The window whose RTTs the law read at each row: ``w`` ``lag`` rows down, within each
+    flow's rows (``sizes``: its own first rows; ``None``: all), and from its first row with
+    a window: a flow's first ``lag`` rows read its first window whether it started at 0
+    or joined later (the rows before, when it had not started, read nothing).
+    ``columns``: column-contiguous (:func:`rows_of`)."""
+    R = w.shape[0]
+    if lag <= 0 or R == 0:
+        return np.asfortranarray(w) if columns else w
+    if sizes is None:
+        out = rows_of(w, np.maximum(np.arange(R) - lag, 0), columns)
+    else:
+        out = within(w, sizes, -lag)
+    first = np.argmax(w > 0.0, axis=0)
+    late = np.flatnonzero(first > 0)  # flows that joined after the first row
+    for i in range(lag):
+        rows = first[late] + i
+        ok = rows < R
+        out[rows[ok], late[ok]] = w[first[late[ok]], late[ok]]
+    return out
+
+
 def own_round_logs(
     tr: RoundTrace, columns: bool = False
 ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.int8], NDArray[np.int64] | None]:
@@ -267,15 +289,12 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
     """Every flow of ``tr`` as the columns of :func:`tcpfluid.metrics.summarise` (windows
     stamped where they take effect, the exit read from the window measured, each flow over
     its own rounds)."""
-    R, S, F = tr.window_pkts.shape
+    _, S, F = tr.window_pkts.shape
     columns = F == 1 < S  # each scenario's samples adjacent, as in a run of its own
     t, w, settle, phase, sizes = own_round_logs(tr, columns)
     lag = tr.exit_lag_rows
     if sizes is None:  # (the window whose RTTs the law read at each row: ``lag`` rows down)
-        if lag > 0 and R:
-            window = rows_of(w, np.maximum(np.arange(R) - lag, 0), columns)
-        else:
-            window = np.asfortranarray(w) if columns else w
+        window = read_windows(w, lag, None, columns)
         in_ss = phase == SLOW_START
         if columns:
             in_ss = np.asfortranarray(in_ss)
@@ -288,7 +307,7 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
             last = a[np.maximum(sizes - 1, 0), np.arange(a.shape[1])]
             return np.where(has, a, np.where(sizes > 0, last, np.zeros(1, dtype=a.dtype)))
 
-        window, in_ss = own(within(w, sizes, -lag)), own(phase == SLOW_START)
+        window, in_ss = own(read_windows(w, lag, sizes)), own(phase == SLOW_START)
         t, settle = np.where(has, t, far), own(settle)
     counted = sizes
     if tr.locked_out is not None and tr.locked_out.any():  # (no samples of these flows)
