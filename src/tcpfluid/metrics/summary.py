@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Required, TypedDict, TypeVar, Unpack, ove
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms.base import SLOW_START
+from ..algorithms.base import LOSS_BURST_TIMEOUT, LOSS_TIMEOUT, SLOW_START
 from . import settling, slow_start_exit
 from ._records import (
     FlowRecord,
@@ -448,15 +448,36 @@ def flow_changes(
 def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: int) -> FlowRecord:
     """The :class:`FlowRecord` of a flow that decided at its own round boundaries (the
     packet simulator, the hybrid model) from its round trace (``round_t_s``,
-    ``round_cwnd_pkts``, ``round_next_cwnd_pkts``, ``round_phase``), for both summaries."""
+    ``round_cwnd_pkts``, ``round_next_cwnd_pkts``, ``round_phase``), for both summaries.
+
+    Where the trace keeps each loss event's kind and window (``loss_kind``,
+    ``loss_cwnd_before_pkts``, ``loss_cwnd_after_pkts``: the packet simulator's), the
+    timeouts after the last round boundary are samples too, in slow start with the window
+    they left: a timeout stops the ACK clock, and a flow whose retransmissions keep timing
+    out ends no round after it, so the window it has to the end of the run is the
+    timeouts' (a fast retransmit's cut is recorded by the round boundary that follows it).
+    """
+    t = np.asarray(fl.round_t_s, dtype=np.float64)
+    seen = np.asarray(fl.round_cwnd_pkts, dtype=np.float64)
+    after = np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64)
+    in_ss = np.asarray(fl.round_phase) == SLOW_START
+    kind = getattr(fl, "loss_kind", None)
+    if kind is not None:
+        lt = np.asarray(fl.loss_t_s, dtype=np.float64)
+        late = np.isin(kind, (LOSS_TIMEOUT, LOSS_BURST_TIMEOUT)) & (lt > t[-1] if t.size else True)
+        if late.any():
+            t = np.concatenate([t, lt[late]])
+            seen = np.concatenate([seen, np.asarray(fl.loss_cwnd_before_pkts)[late]])
+            after = np.concatenate([after, np.asarray(fl.loss_cwnd_after_pkts)[late]])
+            in_ss = np.concatenate([in_ss, np.ones(int(late.sum()), dtype=bool)])
     return FlowRecord(
         name=name,
         start_s=fl.start_s,
         stop_s=fl.stop_s,
-        t_s=np.asarray(fl.round_t_s, dtype=np.float64),
-        window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
-        in_slow_start=np.asarray(fl.round_phase) == SLOW_START,
-        settle_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
+        t_s=t,
+        window_pkts=seen,
+        in_slow_start=in_ss,
+        settle_window_pkts=after,
         delivered_pkts=delivered_pkts,
         loss_events=loss_events,
         # boundary k ends round k + 1; the law leaves slow start at the end of the round
