@@ -6,10 +6,11 @@ summary must find the joiner's slow-start exit after its start and count its exi
 from its own first round, as the packet simulator (the referee: its senders log rounds
 only once they send) does. Tolerance: one round (the engines' round boundaries differ by
 the queue the joiner finds) and 20 % of the exit window (TCP-Ho's ramp adds up to a fifth
-in its last round); for TCP-Ho one round more, the ramp round that adds that fifth (the
-round model's joiner leaves at 146 packets in its round 27, the packets' at 122 in their
-round 25; each flow alone leaves in round 21 in both, tests/fluid/
-test_rounds_late_start_exit_round.py for a late flow alone).
+in its last round). TCP-Ho's joiner is an expected failure: the round model's leaves at
+146 packets in its round 27, the packets' at 122 in their round 25, a ramp round more
+(each flow alone leaves in round 21 in both, tests/fluid/test_rounds_late_start_exit_round.py
+for a late flow alone); the one round this test allowed held only while the round model
+counted a late flow's rounds one short.
 """
 
 from __future__ import annotations
@@ -22,15 +23,28 @@ from tcpfluid.scenarios.topology import rtt_dumbbell
 JOIN_S = 20.0
 
 
-@pytest.mark.parametrize("law", ["vegas", "tcp-ho"])
+@pytest.mark.parametrize(
+    "law",
+    [
+        "vegas",
+        pytest.param(
+            "tcp-ho",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="measured: the round model's joiner leaves in its round 27 at 146 "
+                "packets, the packets' in round 25 at 122 (a ramp round more behind the "
+                "first flow's queue)",
+            ),
+        ),
+    ],
+)
 def test_a_joiners_exit_is_after_its_start_and_counted_in_its_own_rounds(law: str) -> None:
     sc = rtt_dumbbell(5e6, [0.1, 0.1], [law, law], duration_s=40.0, start_s=[0.0, JOIN_S])
     packets = tcpfluid.simulate(sc, "packet").summary.flows
     rounds = tcpfluid.simulate(sc, "rounds").summary.flows
     assert packets.ss_exit_time_s[1] > JOIN_S
     assert JOIN_S < rounds.ss_exit_time_s[1] < JOIN_S + 10.0
-    ramp = 1 if law == "tcp-ho" else 0
-    assert rounds.ss_exit_round[1] == pytest.approx(packets.ss_exit_round[1], abs=1 + ramp)
+    assert rounds.ss_exit_round[1] == pytest.approx(packets.ss_exit_round[1], abs=1)
     assert rounds.ss_exit_window_pkts[1] == pytest.approx(packets.ss_exit_window_pkts[1], rel=0.2)
     # the flow that started with the run is counted as before
     assert rounds.ss_exit_round[0] == pytest.approx(packets.ss_exit_round[0], abs=1)
