@@ -12,7 +12,7 @@ import numpy as np
 
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..scenarios import Scenario
-from ._setup import FAST_RECOVERIES, FLOW_RING0, LINK_RING0, NS2_VEGAS, red_params
+from ._setup import FAST_RECOVERIES, FLOW_RING0, LINK_RING0, NS2_VEGAS, red_params, sample_count
 
 DEFAULT_SAMPLE_INTERVAL = 0.1
 #: whose send time a delayed ACK of two packets echoes (:func:`~tcpfluid.sim.simulate_packets`)
@@ -61,21 +61,30 @@ def trace_interval(
     max_values: int,
     name: str = "sample_interval_s",
 ) -> float:
-    """The trace interval: ``sample_interval`` checked against the trace bounds (at most
-    ``max_samples`` samples and ``max_values`` values), or the default 0.1 s coarsened to
-    fit them (to a 1-2-5 multiple of 0.1 s). ``name``: the option's name in messages."""
+    """The trace interval: ``sample_interval`` checked against the run's length (no longer
+    than it) and the trace bounds (at most ``max_samples`` samples and ``max_values``
+    values, the samples counted by :func:`~tcpfluid.sim._setup.sample_count`), or the
+    default 0.1 s coarsened to fit them (to a 1-2-5 multiple of 0.1 s) and cut to the
+    run's length. ``name``: the option's name in messages."""
     per_sample = 4 * (len(scenario.flows) + len(scenario.links)) + 1
     most = max(2, min(max_samples, max_values // per_sample))
     dur = scenario.duration_s
     if sample_interval is None:
         for k in itertools.count():  # 0.1, 0.2, 0.5, 1, 2, 5, ... s
             dt = DEFAULT_SAMPLE_INTERVAL * (1, 2, 5)[k % 3] * 10 ** (k // 3)
-            if dur / dt + 1 <= most:
-                return dt
+            if sample_count(dur, dt) <= most:
+                return min(dt, dur)
     dt = check_positive(name, sample_interval)
-    if dur / dt + 1 > most:
+    if dt > dur:
         raise ValueError(
-            f"{name}={sample_interval!r} gives {dur / dt:.0f} samples over {dur} s; "
+            f"{name}={sample_interval!r} is longer than the run (duration {dur!r} s): "
+            f"give 0 < {name} <= {dur!r}"
+        )
+    n = sample_count(dur, dt)
+    if n > most:
+        many = f"{n:,}" if n < 10**12 else f"{float(n):.3g}"
+        raise ValueError(
+            f"{name}={sample_interval!r} gives {many} samples over {dur} s; "
             f"at most {most:,} are kept for {len(scenario.flows)} flows and "
             f"{len(scenario.links)} links: give {name} >= {dur / (most - 1):g} "
             "(or leave it out: the default coarsens itself)"

@@ -194,9 +194,13 @@ L_MAXP = 6
 L_WQ = 7
 L_AVG = 8
 L_PTC = 9  # RED: packets per second of a mean-size packet (idle-time decay)
-L_BYTES_OUT = 10  # bytes that finished transmission (utilization)
+L_BYTES_OUT = 10  # bytes that left the link (the summary's utilization)
 L_OVH = 11  # a flow's first link: a data packet's extra transmission time is U[0, L_OVH] s
-NLF = 12
+#: bytes the link admitted, and the send overheads (``L_OVH``) drawn for them, s: with the
+#: packets left to transmit, the time it spent transmitting (``_sample``)
+L_BYTES_IN = 12
+L_OVH_SUM = 13
+NLF = 14
 
 # ----------------------------------------------------------------------------- link ints
 J_OFF = 0
@@ -463,19 +467,25 @@ def _pop_exited(lf, li, rf, lk, now):
 
 
 @_jit
-def _fed_occupancy(li, rf, lk, now):
-    """Packets in the queue of a fed link at ``now`` (its ring may already hold packets
-    that arrive later): those arrived by ``now`` and not finished transmitting."""
+def _fed_arrived(li, rf, lk, now):
+    """The packets a fed link holds that arrived by ``now`` (its ring may already hold
+    packets that arrive later): ``(q, held, end)``, those in its queue (not finished
+    transmitting), the bytes of them all, and when the last of them finishes transmitting
+    (-inf: none)."""
     off = li[lk, J_OFF]
     mask = li[lk, J_CAP] - 1
     q = 0
+    held = 0.0
+    end = -np.inf
     for c in range(li[lk, J_HEAD], li[lk, J_TAIL]):
         k = off + (c & mask)
         if rf[k, RF_ARR] > now:
             break
-        if rf[k, RF_FIN] > now:
+        held += rf[k, RF_SIZE]
+        end = rf[k, RF_FIN]
+        if end > now:
             q += 1
-    return q
+    return q, held, end
 
 
 @_jit_inline
@@ -601,8 +611,11 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
         # ns-2's Agent/TCP ``overhead_``: a uniform random wait in [0, overhead]
         ri_ = gi[G_RAND_I]
         gi[G_RAND_I] = ri_ + 1
-        fin += ovh * rand[ri_]
+        wait = ovh * rand[ri_]
+        fin += wait
+        lf[u, L_OVH_SUM] += wait
     lf[u, L_BUSY] = fin
+    lf[u, L_BYTES_IN] += size
     ex = fin + lf[u, L_DELAY]
     tail = li[u, J_TAIL]
     k = np.uint64(li[u, J_OFF] + (tail & (li[u, J_CAP] - 1)))
@@ -1578,9 +1591,14 @@ def _resume_next(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pe
 
 @_jit
 def _sample(ff, fi, lf, li, rf, ri, gf, gi, s_t, s_flow, s_link, now):
-    """Write the sample of ``now``. An early receiver (``J_RX``) has taken the packets its
-    last link still holds (those leaving it after ``now``, up to the end of the run): a
-    flow's goodput is its receiver's ``rcv_nxt`` before the first of them (``_receive``)."""
+    """Write the sample of ``now``. Per link: its queue, drops, time spent transmitting
+    (send overheads included) up to ``now`` and RED average. That time is the transmission
+    time of the packets that arrived by ``now`` (all it admitted, or for a fed link, whose
+    ring may hold packets that arrive later, those that left it and those it holds that
+    arrived; a fed link has no send overhead) less what is left of it after ``now``. An
+    early receiver (``J_RX``) has taken the packets its last link still holds (those
+    leaving it after ``now``, up to the end of the run): a flow's goodput is its receiver's
+    ``rcv_nxt`` before the first of them (``_receive``)."""
     k = gi[G_NSAMP]
     if k >= s_t.shape[0]:
         return
@@ -1594,11 +1612,15 @@ def _sample(ff, fi, lf, li, rf, ri, gf, gi, s_t, s_flow, s_link, now):
         if li[lk, J_EAGER] == 1:
             _pop_exited(lf, li, rf, lk, now)
         if li[lk, J_FED] == 1:
-            s_link[k, lk, 0] = _fed_occupancy(li, rf, lk, now)
+            q, held, end = _fed_arrived(li, rf, lk, now)
+            arrived = lf[lk, L_BYTES_OUT] + held
         else:
-            s_link[k, lk, 0] = occupancy(li, rf, lk, now)
+            q = occupancy(li, rf, lk, now)
+            arrived, end = lf[lk, L_BYTES_IN], lf[lk, L_BUSY]
+        s_link[k, lk, 0] = q
         s_link[k, lk, 1] = li[lk, J_DROPS]
-        s_link[k, lk, 2] = lf[lk, L_BYTES_OUT]
+        sent = arrived / lf[lk, L_RATE] + lf[lk, L_OVH_SUM]
+        s_link[k, lk, 2] = sent - (end - now if end > now else 0.0)
         s_link[k, lk, 3] = lf[lk, L_AVG]
         if li[lk, J_RX] == 1:
             off = li[lk, J_OFF]
@@ -1807,9 +1829,12 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
                     return NEED_ROUND  # the samples read the windows
                 gf[G_NOW] = t
                 _sample(ff, fi, lf, li, rf, ri, gf, gi, s_t, s_flow, s_link, t)
-                nxt = gi[G_NSAMP] * gf[G_SAMPLE_DT]
-                if gi[G_NSAMP] >= s_t.shape[0]:
+                n = gi[G_NSAMP]
+                nxt = n * gf[G_SAMPLE_DT]
+                if n >= s_t.shape[0]:
                     nxt = np.inf
+                elif n == s_t.shape[0] - 1:
+                    nxt = t_end  # the last sample is at the end (``_setup.sample_count``)
                 post, post_t = src, nxt
         # ---- the admission loop: the packet of the event, then the flow's sends
         lim = -1

@@ -67,8 +67,12 @@ class FlowTrace:
     ``round_ssthresh_pkts``
         the law's ``ssthresh`` state if it has one (``inf`` otherwise).
 
-    Fixed-interval samples (at the result's ``t_s``): ``cwnd_pkts``, ``goodput_pps``
-    (in-order delivered packets per second over the preceding interval), ``srtt_s``.
+    Fixed-interval samples (at the result's ``t_s``: 0, every interval, and the end of the
+    run): ``cwnd_pkts``, ``goodput_pps`` (packets delivered in order in the interval ending
+    at the sample, per second: a packet counts when the receiver's next expected packet
+    passes it, so a retransmission that fills a hole counts the packets held behind it at
+    once, and an interval can read above the bottleneck's rate; it adds up to
+    ``delivered_pkts``), ``srtt_s``.
 
     Losses: ``loss_t_s``, ``loss_kind`` (1 duplicate ACKs/fine-grained check, 2 a
     retransmission lost again, 3 timeout), ``loss_cwnd_before_pkts``,
@@ -123,10 +127,11 @@ class LinkTrace:
 
     ``queue_pkts`` (packets queued or in transmission at each sample time),
     ``drops`` (cumulative drops at each sample time), ``utilization`` (fraction of the
-    link's capacity used over the interval ending at each sample; the first is 0),
-    ``red_avg_pkts`` (RED's average queue; 0 for drop-tail). Totals: ``arrivals``,
-    ``drops_total``, ``data_drops``, ``max_queue_pkts``, ``bytes_out`` (bytes that left the
-    link, all traffic).
+    interval ending at each sample that the link spent transmitting, at most 1: a
+    transmission that spans a sample time counts in both intervals in proportion, a first
+    link's send overhead counts as transmitting; the first is 0), ``red_avg_pkts`` (RED's
+    average queue; 0 for drop-tail). Totals: ``arrivals``, ``drops_total``, ``data_drops``,
+    ``max_queue_pkts``, ``bytes_out`` (bytes that left the link, all traffic).
     """
 
     name: str
@@ -467,15 +472,14 @@ class LinkTraces(LazySeq[LinkTrace]):
 
     def _item(self, i: int) -> LinkTrace:
         col = np.ascontiguousarray(self._samples[:, i, :].T)  # (column, time) of link i
-        sent = col[2]
-        rate = float(self._rate_bps[i])
         arrivals, drops, data_drops, max_q = self._counters[i]
         return LinkTrace(
             name=self._names[i],
-            rate_bps=rate,
+            rate_bps=float(self._rate_bps[i]),
             queue_pkts=col[0],
             drops=col[1],
-            utilization=np.diff(sent, prepend=sent[:1]) / (self._safe_dt * rate / 8.0),
+            # the time spent transmitting in each interval (``_core._sample``) over its length
+            utilization=np.diff(col[2], prepend=col[2][:1]) / self._safe_dt,
             red_avg_pkts=col[3],
             arrivals=int(arrivals),
             drops_total=int(drops),

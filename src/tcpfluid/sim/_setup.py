@@ -266,15 +266,31 @@ def event_heap(
     return ht, hi, gf, gi
 
 
+#: a run within this fraction of an interval of a whole number of trace intervals has no
+#: shorter last interval: its last whole one ends at the end of the run
+SAMPLE_SLACK = 1e-6
+
+
+def sample_count(duration_s: float, sample_interval_s: float) -> int:
+    """Samples of a run's traces: at 0, every ``sample_interval_s`` while a whole interval
+    fits, and at the end of the run ``duration_s`` (the compiled loop takes its last sample
+    there), so the last interval is the part of the run the whole ones leave
+    (:data:`SAMPLE_SLACK`)."""
+    x = duration_s / sample_interval_s
+    whole = math.floor(x + SAMPLE_SLACK)
+    return whole + 1 + (1 if x > whole + SAMPLE_SLACK else 0)
+
+
 def trace_arrays(
     sc: Scenario, sample_interval_s: float
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """``(s_t, s_flow, s_link, rec)``: the fixed-interval samples (time; per flow and per
-    link, four columns each) and the round records (t, cwnd, next cwnd, RTT mean, min, max,
-    base, phase, ssthresh, flow, the Δ an ns-2 Vegas agent read (NaN: Δ of the window and
-    RTTs); the compiled loop asks for more rows when it fills them)."""
+    link, four columns each: :func:`sample_count` of them) and the round records (t, cwnd,
+    next cwnd, RTT mean, min, max, base, phase, ssthresh, flow, the Δ an ns-2 Vegas agent
+    read (NaN: Δ of the window and RTTs); the compiled loop asks for more rows when it fills
+    them)."""
     nf, nl = len(sc.flows), len(sc.links)
-    nsamp = math.floor(sc.duration_s / sample_interval_s + 1e-9) + 1
+    nsamp = sample_count(sc.duration_s, sample_interval_s)
     rec = np.zeros((max(256, 4 * nf), 11))
     return np.zeros(nsamp), np.zeros((nsamp, nf, 4)), np.zeros((nsamp, nl, 4)), rec
 

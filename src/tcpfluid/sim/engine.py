@@ -325,7 +325,8 @@ def simulate_packets(
         Seed of the generator drawing RED's random numbers and the send overheads (the
         only randomness): same seed, same trace.
     sample_interval_s
-        Interval of the fixed-time traces; ``None``: 0.1 s, coarsened to keep at most
+        Interval of the fixed-time traces, at most the run's duration (samples at 0, every
+        interval and the end of the run); ``None``: 0.1 s, coarsened to keep at most
         :data:`MAX_SAMPLES` samples and :data:`MAX_TRACE_VALUES` values.
     laws
         Control-law objects by flow name, overriding the flows' ``algorithm``/``params``.
