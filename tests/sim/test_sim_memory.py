@@ -1,13 +1,15 @@
-"""Bounded memory: a ceiling on the packets held and traces of bounded length."""
+"""Bounded memory: a ceiling on the slots of the rings and traces of bounded length."""
 
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 from _simkit import FixedWindow, two_link
 
+from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import engine, simulate_packets
 
 
@@ -15,11 +17,34 @@ def test_ceiling_stops_a_run_that_would_hold_too_many_packets() -> None:
     # a fixed window of 3000 packets on an infinite buffer: about 3000 packets queue on F,
     # which needs rings of 4096 slots, past a ceiling of 2048
     sc = two_link(duration=0.5)
-    with pytest.raises(ValueError, match=r"max_packets=2,048.*link 'F' holds.*finite"):
+    with pytest.raises(ValueError, match=r"max_packets=2,048 slots.*Link 'F' held.*finite"):
         simulate_packets(sc, laws={"f": FixedWindow(3000)}, max_packets=2048)
     # with room for it the same run completes and conserves packets
     res = simulate_packets(sc, laws={"f": FixedWindow(3000)}, max_packets=1 << 16)
     assert res.conserved and res.link("F").max_queue_pkts > 2048
+
+
+def test_ceiling_names_the_link_the_packets_are_at() -> None:
+    """Reno on the iTCP-Vegas paper's 622 Mb/s path with its unlimited buffers: the window
+    grows until the rings pass 200,000 slots. The link named holds the packets that reached
+    it and did not leave it by then, counted here from a run cut at that time by two other
+    counters: the bytes that left the link before it (S1-R1, the only way in) less the bytes
+    that left it. (Its ring holds more: packets the host link handed on ahead of their
+    arrival.)"""
+    sc = build_scenario("itcp-long-delay").with_algorithm("reno")
+    with pytest.raises(ValueError) as got:
+        simulate_packets(sc, max_packets=200_000)
+    message = str(got.value)
+    held_by = r"Link '([\w-]+)' held the most packets, ([\d,]+) "
+    found = re.search(r" at t=([\d.]+) s .*" + held_by, message)
+    assert found is not None, message
+    t, name, held = float(found.group(1)), found.group(2), int(found.group(3).replace(",", ""))
+    assert name == "R1-R2"
+    cut = build_scenario("itcp-long-delay", duration=f"{t!r}s").with_algorithm("reno")
+    res = simulate_packets(cut, sample_interval_s=cut.duration_s)
+    entered = res.link("S1-R1").bytes_out / cut.packet_size_bytes
+    left = res.link("R1-R2").bytes_out / cut.packet_size_bytes
+    assert held == entered - left > 0
 
 
 def test_ceiling_is_checked() -> None:

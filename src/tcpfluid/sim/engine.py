@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from numpy.typing import NDArray
@@ -67,7 +67,7 @@ _MAX_KEY_UPDATES = (1 << (63 - C.SRC_BITS)) - (1 << 30)
 COMPILE_NOTICE = "compiling the simulator (first run only)"  # ProgressBar.note: <= 40
 _COMPILE_NOTICE_S = 1.0
 _kernels_ready = False
-#: default ceiling on the packets the simulator's rings may hold (``max_packets``)
+#: default ceiling on the slots of the simulator's rings (``max_packets``)
 MAX_PACKETS = 4_000_000
 _RAND_BLOCK = 1 << 16
 
@@ -125,7 +125,7 @@ class _Sim:
             self.ff[timed, C.F_V_DELTA] = mode
             self.ff[timed, C.F_V_GROW_CHECK] = 1.0 if opts["ns2_vegas_growth_check"] else 0.0
         self.flow_rows = self.fs.shape[0]
-        # packets the rings have room for (at most max_packets: check_rings, before the build)
+        # slots of the rings (at most max_packets: check_rings, before the build)
         self.room = self.link_rows + self.flow_rows
         self.max_packets = opts["max_packets"]
         self.ht, self.hi, self.gf, self.gi = event_heap(
@@ -141,29 +141,43 @@ class _Sim:
         self, arrays: Arrays, used: int, table: NDArray[np.int64], cols: tuple[int, int, int, int]
     ) -> tuple[Arrays, int]:
         """:func:`grow_ring` of the ring the compiled loop asked for (row ``G_CODE_ARG`` of
-        ``table``), refused past the ceiling ``max_packets``, naming the link that holds
-        the most packets and the flow with the most packets sent and not acknowledged."""
+        ``table``), refused when the slots of all the rings would pass ``max_packets``
+        (:meth:`_refuse`)."""
         row = int(self.gi[C.G_CODE_ARG])
         cap = int(table[row, cols[1]])
         if self.room + cap <= self.max_packets:
             self.room += cap
             return grow_ring(arrays, used, table, row, cols)
-        li, fi = self.li, self.fi
-        in_link = li[:, C.J_TAIL] - li[:, C.J_HEAD]
-        lk = int(np.argmax(in_link))
-        out = fi[:, C.I_MAXSENT] - fi[:, C.I_UNA]
+        self._refuse(row, cap, table is self.li)
+
+    def _refuse(self, row: int, cap: int, link_ring: bool) -> NoReturn:
+        """The ``ValueError`` of a ring (a link's if ``link_ring``, else a flow's; row ``row``,
+        ``cap`` slots) that cannot double within ``max_packets``: it names the link holding
+        the most packets at that time (arrived and not yet left: a link's ring may also
+        hold packets handed on to it ahead of their arrival, and an eager link's ones that
+        left it and were not yet emptied) and the flow with the most packets sent and not
+        acknowledged."""
+        sc, li, rf, now = self.scenario, self.li, self.rf, float(self.gf[C.G_NOW])
+        held = []
+        for off, capacity, head, tail in li[:, LINK_RING].tolist():
+            rows = off + np.arange(head, tail) % capacity
+            held.append(np.count_nonzero((rf[rows, C.RF_ARR] <= now) & (rf[rows, C.RF_EXIT] > now)))
+        lk = int(np.argmax(held))
+        out = self.fi[:, C.I_MAXSENT] - self.fi[:, C.I_UNA]
         f = int(np.argmax(out))
-        link = self.scenario.links[lk]
-        flow = self.scenario.flows[f].name
+        full = f"link {sc.links[row].name!r}" if link_ring else f"flow {sc.flows[row].name!r}"
         raise ValueError(
-            f"the packet simulator would hold more than max_packets={self.max_packets:,} "
-            f"packets at t={self.gf[C.G_NOW]:g} s: link {link.name!r} holds "
-            f"{int(in_link[lk]):,} (buffer {link.buffer_pkts:g} packets) and flow {flow!r} "
-            f"has {int(out[f]):,} sent and not acknowledged. A window that grows without a "
-            "loss to stop it needs a finite bottleneck buffer (the scenario's buffer "
-            "setting, e.g. --set buffer=1000, or Link(buffer_pkts=...)); otherwise give a "
-            "lower rate or a shorter duration, or raise max_packets if the machine has the "
-            "memory (about 250 bytes a packet)"
+            f"the packet simulator's rings would take more than max_packets="
+            f"{self.max_packets:,} slots at t={now:.9g} s (the ring of {full} is full at "
+            f"{cap:,} slots; a link's ring also holds the packets handed on to it ahead of "
+            f"their arrival). Link {sc.links[lk].name!r} held the most packets, "
+            f"{held[lk]:,} (queued, in transmission or propagating; buffer "
+            f"{sc.links[lk].buffer_pkts:g} packets), and flow {sc.flows[f].name!r} had "
+            f"{int(out[f]):,} sent and not acknowledged. A window that grows without a loss "
+            "to stop it needs a finite bottleneck buffer (the scenario's buffer setting, e.g. "
+            "--set buffer=1000, or Link(buffer_pkts=...)); otherwise give a lower rate or a "
+            "shorter duration, or raise max_packets if the machine has the memory (about "
+            "250 bytes a slot)"
         )
 
     # ------------------------------------------------------------------ loop
@@ -369,8 +383,13 @@ def simulate_packets(
         per-ACK increase only while ``cwnd − (packets outstanding + 1) <= 2`` (ns-2.35's
         agent).
     max_packets
-        Ceiling on the packets held (queued, propagating, or not yet acknowledged; about
-        250 bytes each); passing it is a ``ValueError`` naming the link or flow.
+        Ceiling on the slots of the simulator's ring buffers (about 250 bytes each at the
+        peak): the links' rings, which hold the packets queued at, in transmission on or
+        propagating over each link, and also packets handed on to a link ahead of their
+        arrival or not yet emptied from an eager link (docs/simulator.md, "Memory"), and
+        the flows' rings, a slot per packet not acknowledged. A ring doubles when full; a
+        doubling past the ceiling is a ``ValueError`` naming the full ring, the link
+        holding the most packets and the flow with the most unacknowledged.
     sample_interval, delack_timeout, min_rto, initial_rto, max_rto
         Older names of the options above, without the unit suffix (giving both names
         with different values is a ``ValueError``).
