@@ -17,7 +17,10 @@ the hybrid's within the report's tolerance. The means of the mixes followed too 
 packet gateway's RED became ns-2.35's (docs/simulator.md): Vegas 446 and 439, Reno 202 and
 205. With the hybrid's RED events dated by the drop that completes them (docs/ode-model.md)
 the hybrid gives Vegas 432 and 420, Reno 221 and 231: the Vegas-3 mix follows, the Reno
-flows beside Vegas-1_3 stay 12 % above (a strict expected failure that says so).
+flows beside Vegas-1_3 stay 12 % above (a strict expected failure that says so). With
+RED's average decayed over the idle link in the hybrid (Floyd and Jacobson's rule, which
+the packet gateway applies) the Reno flows beside Vegas-1_3 take 228 against the packets'
+205 on NewReno (+11 %): both mixes are strict expected failures.
 """
 
 from __future__ import annotations
@@ -91,9 +94,16 @@ def test_hybrid_vegas3_spread_follows_the_packets_once_their_vegas_flows_recover
                 "packets' 201.8 on NewReno (+10.8 %; the Vegas-3 flows 428.5 against 446.2)",
             ),
         ),
-        # measured: the hybrid's Vegas-1_3 flows 429.5 kb/s against the packets' 438.6, the
-        # Reno flows 220.6 against 205.4
-        "vegas-1_3",
+        pytest.param(
+            "vegas-1_3",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="the Reno flows beside Vegas-1_3: the hybrid's 228.1 kb/s against the "
+                "packets' 205.4 on NewReno (+11.0 %; 220.6, +7.4 %, before RED's average "
+                "decayed over the idle link in the hybrid); the Vegas-1_3 flows 423.3 "
+                "against 438.6",
+            ),
+        ),
     ],
 )
 def test_hybrid_mix_means_follow_the_packets_once_their_vegas_flows_recover_as_newreno(

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from _fuzz_budget import FUZZ, NUMBERS, TEXTS, assert_finite, call_checked
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import tcpfluid
@@ -161,6 +161,7 @@ def test_flow_counts_are_bounded_before_building(name: str, flows: Any) -> None:
         st.floats(2e6, 1.7e308, exclude_min=True), st.sampled_from(["1e300s", "1e12 s", "4e9 h"])
     )
 )
+@example(duration=1.797693134862316e307)  # its default trace interval's count overflowed
 def test_packet_runs_without_end_are_refused_before_running(duration: Any) -> None:
     # qv-basic's one flow sends at most 6250 packets/s, each crossing 6 links (data and
     # ACKs): at the limit of 5e10 transmissions, with a margin of 1.5 for the CBR source

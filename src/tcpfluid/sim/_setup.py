@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -277,6 +278,8 @@ def sample_count(duration_s: float, sample_interval_s: float) -> int:
     there), so the last interval is the part of the run the whole ones leave
     (:data:`SAMPLE_SLACK`)."""
     x = duration_s / sample_interval_s
+    if not math.isfinite(x):  # more samples than a float counts: more than any bound
+        return sys.maxsize
     whole = math.floor(x + SAMPLE_SLACK)
     return whole + 1 + (1 if x > whole + SAMPLE_SLACK else 0)
 
