@@ -277,3 +277,19 @@ def test_a_sweep_configuration_given_as_a_scenario_says_what_it_is(path: Path) -
     with pytest.raises(ValueError, match=r"top level: a sweep configuration \(\[grid\]\)") as e:
         load_scenario(path)
     assert f"tcpfluid sweep {path}" in str(e.value)
+
+
+def test_a_spread_scenario_written_out_loads_back_with_its_spread() -> None:
+    # the starts written out already carry the offsets; the width is recorded
+    # (start_spread_applied) so that the summaries still count them as one start, and
+    # nothing is moved again
+    sc = build_scenario("qv-many-flows", start_spread="50us")
+    back = scenario_from_toml(scenario_to_toml(sc))
+    assert back == sc and back.start_spread_s == pytest.approx(50e-6)
+    assert [f.start_s for f in back.flows] == [f.start_s for f in sc.flows]
+    # its flows join at 100 s and 200 s: those joins, not one per offset of the spread
+    kinds = tcpfluid.simulate(back.with_algorithm("vegas"), "rounds").summary.change_kinds
+    assert kinds == tcpfluid.simulate(sc.with_algorithm("vegas"), "rounds").summary.change_kinds
+    assert kinds.count("flow-join") <= 2
+    with pytest.raises(ValueError, match="start_spread_applied records a spread"):
+        scenario_from_toml('start_spread = "1ms"\n' + scenario_to_toml(sc))

@@ -14,7 +14,8 @@ from .topology import ACCESS_FACTOR
 #: keys of the file's top level
 TOP_KEYS = (
     "name", "description", "duration", "packet_size", "ack_size", "access_rate",
-    "start_spread", "start_seed", "notes", "params", "link", "flow", "cbr",
+    "start_spread", "start_seed", "start_spread_applied", "notes", "params", "link", "flow",
+    "cbr",
 )  # fmt: skip
 #: keys of a ``[[link]]`` table
 LINK_KEYS = ("name", "rate", "delay", "buffer", "queue", "red", "reverse")
@@ -160,6 +161,15 @@ def _top_level(data: Mapping[str, Any], where: _Where, stem: str) -> dict[str, A
         pkt = units.bytes_(data.get("packet_size", "1000B"), name="packet_size")
     with where.at(top, "ack_size"):
         ack = units.bytes_(data.get("ack_size", "40B"), name="ack_size")
+    with where.at(top, "start_spread_applied"):
+        # the width of a spread already applied to the starts the file writes (a file that
+        # `scenario show --toml` wrote): the summaries read it, nothing moves again
+        applied = units.time_or_zero(data.get("start_spread_applied", 0), name="start_spread")
+        if applied and units.time_or_zero(data.get("start_spread", 0), name="start_spread"):
+            raise ValueError(
+                "start_spread_applied records a spread already in the starts; give it or "
+                "start_spread, not both"
+            )
     name, description = data.get("name", stem), data.get("description", "")
     notes, params = data.get("notes", []), data.get("params", {})
     for ok, table, key, what, value in (
@@ -174,6 +184,7 @@ def _top_level(data: Mapping[str, Any], where: _Where, stem: str) -> dict[str, A
     return dict(
         name=name, duration_s=duration, packet_size_bytes=pkt, ack_size_bytes=ack,
         description=description, notes=tuple(notes), params=params,
+        start_spread_s=applied,
     )  # fmt: skip
 
 

@@ -247,6 +247,8 @@ def scenario_to_toml(scenario: Scenario) -> str:
     put(("name", sc.name), ("description", sc.description or None))
     put(("duration", sc.duration_s), ("packet_size", sc.packet_size_bytes))
     put(("ack_size", sc.ack_size_bytes), ("notes", list(sc.notes) or None))
+    # a spread already in the starts below: recorded for the summaries, not applied again
+    put(("start_spread_applied", sc.start_spread_s or None))
     plain = {k: v for k, v in sc.params.items() if v is not None}
     if plain:
         lines += [
