@@ -295,7 +295,7 @@ def test_a_ceiling_below_the_rings_of_the_run_is_refused_alike() -> None:
     # two links and one flow start with 16 + 16 + 64 = 96 packets of rings
     sc = two_link().with_algorithm("reno")
     message = (
-        "max_packets=95 is below the 96 packets the simulator's rings start with for 2 links "
+        "max_packets=95 is below the 96 packet slots the simulator's rings start with for 2 links "
         "and 1 flows; raise it"
     )
     for run in _routes(sc, max_packets=95):

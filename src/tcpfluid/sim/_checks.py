@@ -98,7 +98,7 @@ def check_rings(scenario: Scenario, max_packets: int) -> None:
     room = len(scenario.link_table) * LINK_RING0 + len(scenario.flow_table) * FLOW_RING0
     if room > max_packets:
         raise ValueError(
-            f"max_packets={max_packets:,} is below the {room:,} packets the simulator's "
+            f"max_packets={max_packets:,} is below the {room:,} packet slots the simulator's "
             f"rings start with for {len(scenario.link_table)} links and "
             f"{len(scenario.flow_table)} flows; raise it"
         )
