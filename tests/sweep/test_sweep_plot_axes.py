@@ -96,3 +96,13 @@ def test_a_reason_that_holds_a_semicolon_is_counted_whole() -> None:
     )
     assert missing_reasons(t, "time_to_equilibrium_s") == {why: 2}
     assert missing_reasons(t, "ss_exit_window") == {"none": 1}
+
+
+def test_heat_map_ticks_show_whole_packet_rates_as_written() -> None:
+    # 12500 packets/s is the tick's label, not 1.25e+04
+    t = table(["12500pps", "2500pps"], buffer=[100, 200])
+    _, ax = plt.subplots()
+    plot_sweep(t, "settled_window", x="bandwidth", y="buffer", ax=ax)
+    labels = [tick.get_text() for tick in ax.get_xticklabels()]
+    plt.close(ax.figure)
+    assert labels == ["2500", "12500"]

@@ -119,7 +119,7 @@ def _rates(table: pd.DataFrame, name: str) -> tuple[np.ndarray, str] | None:
 
 
 def _fmt(v: Any) -> str:
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
 
 
 def plot_sweep(
