@@ -96,3 +96,10 @@ def test_a_rate_of_zero_or_below_is_refused_as_such_naming_the_parameter(text):
 def test_a_value_in_another_unit_is_not_a_rate(text):
     with pytest.raises(ValueError, match=rf"^bandwidth: '{text}' is not a rate"):
         units.link_rate_bps(text, name="bandwidth")
+
+
+def test_a_share_out_of_range_names_it_once() -> None:
+    with pytest.raises(ValueError, match=r"^share must be a share in \(0%, 100%\), got '100%'$"):
+        units.share("100%")
+    with pytest.raises(ValueError, match=r"^cbr must be a share in"):
+        units.share("0%", name="cbr")

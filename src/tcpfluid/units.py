@@ -325,5 +325,5 @@ def share(value: Any, *, name: str = "share") -> float:
     else:
         x = check_positive(name, value)
     if not 0.0 < x < 1.0:
-        raise ValueError(f"{name} share must be in (0%, 100%), got {value!r}")
+        raise ValueError(f"{name} must be a share in (0%, 100%), got {value!r}")
     return x
