@@ -103,3 +103,13 @@ def test_a_share_out_of_range_names_it_once() -> None:
         units.share("100%")
     with pytest.raises(ValueError, match=r"^cbr must be a share in"):
         units.share("0%", name="cbr")
+
+
+@pytest.mark.parametrize("number", [6250, 0.5, 1e9])
+def test_a_rate_written_without_a_unit_reads_as_the_bare_number(number) -> None:
+    # A string without a unit means what the number means (as units.seconds reads "10"):
+    # packets per second for rate_pps, bits per second for bits_per_second.
+    assert units.rate_pps(str(number)) == units.rate_pps(number) == float(number)
+    assert units.bits_per_second(str(number)) == float(number)
+    with pytest.raises(ValueError, match="bandwidth must be > 0, got '-1'"):
+        units.rate_pps("-1")

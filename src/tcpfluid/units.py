@@ -150,8 +150,8 @@ def bits_per_second(value: Any, *, name: str = "bandwidth") -> float:
     A plain number is taken as bits per second here (use :func:`rate_pps` for packets).
     """
     number, unit = _parse(name, value)
-    if unit is None:
-        return number
+    if not unit:  # a number, or a string without a unit: read as the number it is
+        return number if unit is None else _positive(name, number, value)
     bits = _rate_bits(name, unit)
     if bits is not None:
         return _positive(name, number * bits, value)
@@ -173,7 +173,7 @@ def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "band
     Parameters
     ----------
     value
-        A number (packets per second) or a string: a bit rate (``"50Mbps"``,
+        A number (packets per second; also as a string without a unit) or a string: a bit rate (``"50Mbps"``,
         ``"1.5 Mb/s"``) converted with ``packet_size_bytes``, or a packet rate
         (``"6250 pps"``, ``"6250 pkt/s"``).
     packet_size_bytes
@@ -183,7 +183,7 @@ def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "band
     number, unit = _parse(name, value)
     if unit is None:
         return number
-    if unit in _PKT_RATE_UNITS:
+    if not unit or unit in _PKT_RATE_UNITS:  # "6250" as a bare number: packets per second
         return _positive(name, number, value)
     return bits_per_second(value, name=name) / (8.0 * size)
 
