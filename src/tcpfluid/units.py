@@ -173,9 +173,9 @@ def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "band
     Parameters
     ----------
     value
-        A number (packets per second; also as a string without a unit) or a string: a bit rate (``"50Mbps"``,
-        ``"1.5 Mb/s"``) converted with ``packet_size_bytes``, or a packet rate
-        (``"6250 pps"``, ``"6250 pkt/s"``).
+        A number (packets per second; also written as a string without a unit) or a string:
+        a bit rate (``"50Mbps"``, ``"1.5 Mb/s"``) converted with ``packet_size_bytes``, or a
+        packet rate (``"6250 pps"``, ``"6250 pkt/s"``).
     packet_size_bytes
         Bytes per packet for bit-rate strings (1000 in the documents).
     """

@@ -171,6 +171,30 @@ def test_scenario_show_toml_loads_back(capsys: Any, tmp_path: Path) -> None:
     assert load_scenario(path) == build_scenario("thesis-two-flow", queue="red")
 
 
+def test_scenario_show_writes_a_mix_that_simulate_runs_as_written(
+    capsys: Any, tmp_path: Path
+) -> None:
+    # the file written with -a/--param is the scenario simulate builds with the same options
+    opts = ["--set", "flows=3", "-a", "vegas:2,reno:1", "--param", "vegas:alpha=1"]
+    assert main(["scenario", "show", "qv-basic", *opts, "--toml"]) == 0
+    path = tmp_path / "mix.toml"
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    expected = with_flow_params(
+        with_mix(build_scenario("qv-basic", flows="3"), "vegas:2,reno:1"), "vegas", {"alpha": 1}
+    )
+    assert load_scenario(path) == expected
+    assert [f.algorithm for f in load_scenario(path).flows] == ["vegas", "vegas", "reno"]
+
+
+def test_simulate_help_lists_no_set_key_that_set_refuses(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    listed = re.findall(r"parameters \(--set\): (.*)", capsys.readouterr().out)
+    assert listed and not any("algorithm" in keys.split(", ") for keys in listed)
+    assert main(["simulate", "qv-basic", "--set", "algorithm=vegas"]) == 2
+    assert "--algorithm" in capsys.readouterr().err
+
+
 def test_engine_names_come_from_tcpfluid_engines(capsys: Any) -> None:
     from tcpfluid.engines import ENGINES
 

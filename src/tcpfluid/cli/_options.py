@@ -204,7 +204,18 @@ def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
     return out
 
 
-def scenario_from_args(
+def add_algorithm_option(p: argparse.ArgumentParser) -> None:
+    """Add ``-a/--algorithm`` (a law or a mix for the scenario's flows) to ``p``."""
+    from ..algorithms.registry import ALGORITHMS
+
+    p.add_argument(
+        "-a", "--algorithm", default=None, metavar="ALGO",
+        help=f"control law of every flow: {', '.join(ALGORITHMS)}; or a mix NAME:COUNT,... "
+        "given to the flows in order (vegas:8,reno:2); default: a scenario file's own",
+    )  # fmt: skip
+
+
+def scenario_with_laws(
     name: str, algorithm: str | None, sets: dict[str, str], params: list[str]
 ) -> Scenario:
     """The scenario ``name`` built with ``sets``, its algorithms set by ``algorithm`` (a name
@@ -217,6 +228,14 @@ def scenario_from_args(
         sc = with_mix(sc, algorithm)
     for selector, values in parse_params(params):
         sc = with_flow_params(sc, selector, values)
+    return sc
+
+
+def scenario_from_args(
+    name: str, algorithm: str | None, sets: dict[str, str], params: list[str]
+) -> Scenario:
+    """:func:`scenario_with_laws`, refused (naming ``--algorithm``) if a flow has no law."""
+    sc = scenario_with_laws(name, algorithm, sets, params)
     ft = sc.flow_table  # the flows' laws as a table (in the order of their first flow)
     missing = [ft.names[int((ft.law == k).argmax())] for k, (a, _) in enumerate(ft.laws) if not a]
     if missing:

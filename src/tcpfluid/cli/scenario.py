@@ -8,7 +8,14 @@ import math
 from typing import Any
 
 from .._json import dumps as json_text
-from ._options import add_command, add_repeated_option, parse_sets
+from ._options import (
+    PARAM_HELP,
+    add_algorithm_option,
+    add_command,
+    add_repeated_option,
+    parse_sets,
+    scenario_with_laws,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -18,6 +25,7 @@ examples:
   tcpfluid scenario show qv-basic
   tcpfluid scenario show qv-basic --set flows=3 --toml > my.toml   # edit, then:
   tcpfluid simulate my.toml -a vegas -e packet
+  tcpfluid scenario show qv-basic --set flows=10 -a vegas:8,reno:2 --param vegas:alpha=1 --toml
 
 A file written by --toml lists every link and path; loading it back
 (tcpfluid.load_scenario) gives the same scenario. See docs/your-own-scenario.md for the
@@ -36,6 +44,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("action", choices=("list", "show"), help="list, or show SCENARIO")
     p.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a name or a FILE.toml")
     add_repeated_option(p, "--set", "override a scenario parameter (repeatable)")
+    add_algorithm_option(p)
+    add_repeated_option(p, "--param", PARAM_HELP, "[SEL:]KEY=VALUE")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--toml", action="store_true", help="write it as a scenario file")
     fmt.add_argument("--json", action="store_true", help="print it as JSON")
@@ -74,11 +84,11 @@ def _describe(sc: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..scenarios import SCENARIOS, build_scenario, scenario_to_toml
+    from ..scenarios import SCENARIOS, scenario_to_toml
 
     if args.action == "list":
-        if args.scenario is not None or args.sets:
-            raise ValueError("scenario list takes no SCENARIO or --set")
+        if args.scenario is not None or args.sets or args.algorithm or args.params:
+            raise ValueError("scenario list takes no SCENARIO, --set, --algorithm or --param")
         if args.json:
             print(json.dumps({n: s.description for n, s in SCENARIOS.items()}, indent=2))
         else:
@@ -87,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.scenario is None:
         raise ValueError("scenario show needs SCENARIO (a name or a FILE.toml)")
-    sc = build_scenario(args.scenario, **parse_sets(args.sets))
+    sc = scenario_with_laws(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
     if args.toml:
         print(scenario_to_toml(sc), end="")
     elif args.json:

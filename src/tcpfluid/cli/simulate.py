@@ -9,12 +9,12 @@ import sys
 from typing import Any
 
 from .._json import dump
-from ..algorithms.registry import ALGORITHMS
 from ..engines import ENGINES, RTT_MODELS, engine_options, simulate_summary
 from ..scenarios import SCENARIOS
 from ._options import (
     ENGINE_OPTION_HELP,
     PARAM_HELP,
+    add_algorithm_option,
     add_command,
     add_quiet_option,
     add_repeated_option,
@@ -49,7 +49,8 @@ scenarios:
 
 def add_parser(sub: Any) -> None:
     listing = "\n".join(
-        f"  {name}: {spec.description}\n    parameters (--set): {', '.join(spec.defaults)}"
+        f"  {name}: {spec.description}\n    parameters (--set): "
+        + ", ".join(k for k in spec.defaults if k != "algorithm")  # -a sets the laws
         for name, spec in SCENARIOS.items()
     )
     p = add_command(
@@ -68,11 +69,7 @@ def add_parser(sub: Any) -> None:
         metavar="SCENARIO",
         help=f"one of: {', '.join(SCENARIOS)}; or a scenario file (FILE.toml)",
     )
-    p.add_argument(
-        "-a", "--algorithm", default=None, metavar="ALGO",
-        help=f"control law of every flow: {', '.join(ALGORITHMS)}; or a mix NAME:COUNT,... "
-        "given to the flows in order (vegas:8,reno:2); default: a scenario file's own",
-    )  # fmt: skip
+    add_algorithm_option(p)
     p.add_argument(
         "-e", "--engine", default="rounds", metavar="ENGINE",
         help=f"engine: {', '.join(ENGINES)} (default rounds: the round-based fluid model)",
