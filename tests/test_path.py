@@ -101,3 +101,36 @@ def test_with_bandwidth_keeps_everything_but_the_rate():
     assert moved.tau is None and moved.link_rates == ()
     with pytest.raises(ValueError, match="bandwidth"):
         p.with_bandwidth(-1)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        Path("10Mbps", "100ms", buffer=100),  # mu = 1250 pkt/s, mu d = 125 packets
+        # an ACK path of 32 kb/s at 40-byte ACKs: 100 ACKs/s clock the flows, 10 packets a d
+        Path("10Mbps", "100ms", reverse_bandwidth="32kbps"),
+    ],
+)
+def test_a_path_as_a_scenario_has_base_rtt_d_and_the_paths_bottleneck(path):
+    from tcpfluid import simulate
+
+    sc = path.scenario("vegas", 20.0, flows=2)
+    # the scenario's own route to a base RTT: the links' delays and transmission times
+    assert [sc.base_rtt_s(f) for f in sc.flows] == pytest.approx([path.d, path.d], rel=1e-12)
+    # two settled Vegas flows (alpha = 2, beta = 4) fill the pipe of the rate that clocks
+    # them and keep 2..4 packets each queued: sum of windows in [pipe + 4, pipe + 8]
+    windows = [f.settled_window_pkts for f in simulate(sc, "packet").summary.flows]
+    pipe = path.effective_rate * path.d
+    assert pipe + 4.0 <= sum(windows) <= pipe + 8.0
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [({"flows": 0}, "flows"), ({"flows": 1.5}, "flows")])
+def test_a_path_as_a_scenario_refuses_bad_counts(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Path("10Mbps", "100ms").scenario("vegas", 1.0, **kwargs)
+
+
+def test_a_path_shorter_than_a_packet_and_an_ack_has_no_scenario():
+    # 1250 pkt/s: a 1000-byte packet takes 0.8 ms and a 40-byte ACK 0.032 ms
+    with pytest.raises(ValueError, match=r"rtt: d = 0.0008 s .* give rtt >= 0.000832 s"):
+        Path(1250, 0.0008).scenario("vegas", 1.0)

@@ -8,11 +8,14 @@ the bandwidth-delay product in packets.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import units
+
+if TYPE_CHECKING:
+    from .scenarios import Scenario
 
 __all__ = ["Path"]
 
@@ -50,7 +53,8 @@ class Path:
         Buffer of the reverse link in ACKs; only valid with ``reverse_bandwidth``.
 
     Attributes: ``mu`` (packets/s), ``d`` (s), ``bdp`` (μd, packets) and the sizes and
-    buffers in their units.
+    buffers in their units. ``path.scenario("vegas", "60s", flows=2)`` is the path as a
+    scenario of one link each way that every engine runs (:meth:`scenario`).
     """
 
     mu: float
@@ -205,6 +209,59 @@ class Path:
             buffer=None if math.isinf(self.buffer_pkts) else self.buffer_pkts,
             reverse_bandwidth=self.reverse_mu,
             reverse_buffer=self.reverse_buffer_pkts,
+        )
+
+    def scenario(
+        self,
+        algorithm: str | None,
+        duration: Any,
+        *,
+        flows: int = 1,
+        params: Mapping[str, Any] | None = None,
+        name: str = "path",
+    ) -> Scenario:
+        """This path as a scenario every engine runs: ``flows`` flows (``algorithm`` with
+        ``params``, from 0 s for ``duration``) on one forward link (μ, the path's buffer)
+        and one reverse link (the ACK path's rate and buffer, or μ's bit rate), each with
+        the one-way delay (d − s/X_f − a/X_r)/2, so that a flow's base RTT is d (the Quick
+        Vegas paper eq. 5 on one link each way).
+
+        Raises
+        ------
+        ValueError
+            If d is shorter than sending one packet and one ACK (no delay makes that path),
+            or ``flows`` is not a positive whole number.
+        """
+        from .scenarios import FlowSpec, Link, Scenario
+
+        if isinstance(flows, bool) or not isinstance(flows, int) or flows < 1:
+            raise ValueError(f"flows must be a whole number >= 1, got {flows!r}")
+        rate = self.bandwidth_bps
+        ack_rate = rate if self.reverse_mu is None else self.reverse_mu * 8.0 * self.ack_size_bytes
+        wire_s = 8.0 * (self.packet_size_bytes / rate + self.ack_size_bytes / ack_rate)
+        if not self.d >= wire_s:
+            raise ValueError(
+                f"rtt: d = {self.d:.6g} s is shorter than sending one packet and one ACK "
+                f"({wire_s:.6g} s), so no path of links has it; give rtt >= {wire_s:.6g} s"
+            )
+        delay = 0.5 * (self.d - wire_s)
+        rev_buf = self.reverse_buffer_pkts
+        links = (
+            Link("forward", rate, delay, self.buffer_pkts),
+            Link("reverse", ack_rate, delay, math.inf if rev_buf is None else rev_buf),
+        )
+        specs = tuple(
+            FlowSpec(f"flow-{i + 1}", ("forward",), ("reverse",), algorithm=algorithm,
+                     params=params or {})
+            for i in range(flows)
+        )  # fmt: skip
+        return Scenario(
+            name,
+            links,
+            specs,
+            duration_s=units.seconds(duration, name="duration"),
+            packet_size_bytes=self.packet_size_bytes,
+            ack_size_bytes=self.ack_size_bytes,
         )
 
     def to_dict(self) -> dict[str, Any]:

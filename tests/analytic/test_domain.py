@@ -167,24 +167,6 @@ def test_overflow_is_a_value_error_naming_the_input(call, match):
             call()
 
 
-def _one_link(path, algorithm, duration_s, **params):
-    """One flow on one forward and one reverse link whose base RTT is the path's d."""
-    from tcpfluid.scenarios import FlowSpec, Link, Scenario
-
-    rate = path.mu * 8.0 * path.packet_size_bytes
-    delay = 0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate)
-    links = (Link("forward", rate, delay), Link("reverse", rate, delay))
-    flow = FlowSpec("f", ("forward",), ("reverse",), algorithm=algorithm, params=params)
-    return Scenario(
-        "one-link",
-        links,
-        (flow,),
-        duration_s=duration_s,
-        packet_size_bytes=path.packet_size_bytes,
-        ack_size_bytes=path.ack_size_bytes,
-    )
-
-
 @pytest.mark.parametrize("algorithm", ["vegas", "enhanced-vegas"])
 def test_rounds_with_a_standing_queue_last_longer_than_d(algorithm):
     # γ = 120 on 50 Mb/s × 100 ms: W* = 611 <= μd = 625, but Table 1's window 1024 cut to
@@ -202,7 +184,7 @@ def test_rounds_with_a_standing_queue_last_longer_than_d(algorithm):
     # the packet simulator on that path: the same settling time within 0.3 s (its slow
     # start's exit round already carries a 400-packet queue, 0.13 s the closed form leaves
     # out, and settling is resolved to a round, 0.1-0.16 s); rounds × d missed it by 6 s
-    sc = _one_link(path, algorithm, 60.0, gamma=120.0)
+    sc = path.scenario(algorithm, 60.0, params={"gamma": 120.0})
     got = simulate(sc, "packet").summary.flows[0].time_to_equilibrium_s
     assert got == pytest.approx(pr.time_to_equilibrium_s, abs=0.3)
     assert abs(got - pr.rounds_to_equilibrium * path.d) > 5.0
@@ -220,7 +202,7 @@ def test_tcp_ho_refuses_a_buffer_its_ramp_overflows(buffer):
         predict("tcp-ho", path)
     with pytest.raises(ValueError, match=rf"buffer={buffer} packets can only be checked"):
         predict("tcp-ho", path, round_map=False)
-    sc = _one_link(Path("50Mbps", "100ms"), "tcp-ho", 8.0)
+    sc = Path("50Mbps", "100ms").scenario("tcp-ho", 8.0)
     lossless = simulate(sc, "packet")
     assert np.nanmax(lossless.queue_pkts) > buffer  # the independent route: the packets
     pr = predict("tcp-ho", Path("50Mbps", "100ms", buffer=110))  # above the peak: answered
@@ -242,7 +224,7 @@ def test_quick_vegas_note_gives_the_first_reach_the_senders_see():
     pr = predict("quick-vegas", path)
     m = re.search(r"first reaches the target 628 packets at ([\d.]+) s", pr.note)
     assert m is not None and pr.time_to_target_s == pytest.approx(2.8)
-    r = simulate(_one_link(path, "quick-vegas", 20.0), "packet")
+    r = simulate(path.scenario("quick-vegas", 20.0), "packet")
     w, t = np.asarray(r.window_pkts)[0], np.asarray(r.time_s)
     packets = float(t[np.flatnonzero(w >= 628.0)[0]])
     assert float(m.group(1)) == pytest.approx(packets, rel=0.05)

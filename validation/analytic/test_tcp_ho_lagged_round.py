@@ -12,22 +12,13 @@ import pytest
 
 from tcpfluid import Path, simulate
 from tcpfluid.analytic import conspicuous_round, predict
-from tcpfluid.scenarios import FlowSpec, Link, Scenario
-
-
-def _one_flow(path: Path, duration_s: float) -> Scenario:
-    rate = path.mu * 8.0 * path.packet_size_bytes
-    delay = 0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate)
-    links = (Link("fwd", rate, delay), Link("rev", rate, delay))
-    flow = FlowSpec("f", ("fwd",), ("rev",), algorithm="tcp-ho")
-    return Scenario("ho", links, (flow,), duration_s=duration_s)
 
 
 @pytest.mark.parametrize("bdp", [8.0, 30.0, 40.0, 200.0, 300.0, 625.0])
 def test_the_packets_end_the_ramp_a_round_late(bdp):
     path = Path.from_bdp(bdp, 0.1)
     lagged = int(conspicuous_round("tcp-ho", bdp, feedback_rounds=1))
-    flow = simulate(_one_flow(path, 0.1 * (lagged + 30)), "packet").summary.flows[0]
+    flow = simulate(path.scenario("tcp-ho", 0.1 * (lagged + 30)), "packet").summary.flows[0]
     # the summary's exit round is the round after the ramp's last (docs/analytic.md)
     assert flow.ss_exit_round - 1 == lagged
     assert predict("tcp-ho", path, round_map=False).rounds_to_target == lagged

@@ -6,7 +6,7 @@ Definitions and their grounds: docs/analytic.md, "Definitions used by predict".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -384,24 +384,16 @@ def _round_map_settling(
     when the run's window first reached ``target_pkts``, beside the closed forms' first
     reach ``reach_s``), and the largest queue of the last run (packets; ``None``: no run)."""
     from ..engines import simulate
-    from ..scenarios import FlowSpec, Link, Scenario
 
-    rate = path.mu * 8.0 * path.packet_size_bytes
-    # d = 2 delay + s/X + a/X (the Quick Vegas paper eq. 5) on one link each way
-    # (a d between s/X and (s+a)/X, the papers' approximation 1 + a = 1, runs with no
-    # delay; a d shorter than one packet's transmission has no such path)
-    if not path.d >= 1.0 / path.mu:
-        return (
-            None,
-            None,
-            f"not computed: d = {path.d:.4g} s is shorter than sending one packet at "
-            f"mu = {path.mu:.4g} packets/s ({1.0 / path.mu:.4g} s), so no one-link path "
-            "of the round map has this d",
-            None,
-        )
-    delay = max(0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate), 0.0)
-    links = (Link("forward", rate, delay), Link("reverse", rate, delay))
-    flow = FlowSpec("flow", ("forward",), ("reverse",), algorithm=algorithm, params=law)
+    # the path without its buffer and ACK path: the lossless round map the closed forms
+    # count on (a finite buffer is checked against its peak queue by the caller)
+    lossless = Path(
+        path.mu, path.d, packet_size=path.packet_size_bytes, ack_size=path.ack_size_bytes
+    )
+    try:
+        one_flow = lossless.scenario(algorithm, path.d, params=law, name="predict")
+    except ValueError as e:  # a d shorter than a packet and an ACK: no such path
+        return None, None, f"not computed: {e}", None
     # the first run's length is a guess (the doubling makes the answer independent of it)
     duration = max(_FIRST_RUN_FACTOR.get(algorithm, 10.0) * reach_s, 100.0 * path.d)
     previous: tuple[float, float] | None = None  # the last quarter's swing and mean
@@ -415,15 +407,7 @@ def _round_map_settling(
                 f"rounds of d = {path.d:.4g} s ({duration:.4g} s) on this path",
                 queue,
             )
-        sc = Scenario(
-            "predict",
-            links,
-            (flow,),
-            duration_s=duration,
-            packet_size_bytes=path.packet_size_bytes,
-            ack_size_bytes=path.ack_size_bytes,
-        )
-        res = simulate(sc, "rounds", rtt_model=rtt_model)
+        res = simulate(replace(one_flow, duration_s=duration), "rounds", rtt_model=rtt_model)
         queue = float(np.nanmax(res.queue_pkts))
         t_settle = res.summary.flows[0].time_to_equilibrium_s
         if t_settle is not None and t_settle <= 0.5 * duration:
