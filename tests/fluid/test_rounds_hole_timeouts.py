@@ -92,3 +92,11 @@ def test_round_model_follows_the_packets_with_the_rule_and_misses_them_without(
     # without the rule the round model is the SACK sender's, beyond the tolerance
     assert off > (1.0 + REL_TOL) * util
     assert off == pytest.approx(sack, rel=REL_TOL)
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"), [("blue", ValueError), (1, TypeError), (None, TypeError)]
+)
+def test_hole_timeouts_takes_true_false_or_red(value: object, kind: type) -> None:
+    with pytest.raises(kind, match=rf"hole_timeouts must be True, False or 'red', got {value!r}"):
+        tcpfluid.simulate(_scenario(), "rounds", hole_timeouts=value)

@@ -78,7 +78,7 @@ class Rounds(Engine):
     joiner_first_loss_pkts: float = math.inf
     joiner_base_rtt_s: float | None = None
     overflow_in_runs: bool = False
-    hole_timeouts: bool = False
+    hole_timeouts: bool | str = "red"
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:

@@ -577,7 +577,7 @@ class RoundEngine:
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
             run.frac, counts, self.losses, None, self.recovering, None, self.sw.events,
-            self.sw.recovery_rounds, self.sw.late, self.sw.first, self.sw.holes,
+            self.sw.recovery_rounds, self.sw.late, self.sw.first, self.sw.holes, self.red_lost,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

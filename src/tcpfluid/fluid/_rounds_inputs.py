@@ -205,6 +205,16 @@ def _feedback_rounds(value: Any) -> int:
     return lag
 
 
+def _hole_timeouts(value: Any) -> bool | str:
+    """``hole_timeouts``: ``True``, ``False`` or ``"red"``."""
+    if isinstance(value, str) and value == "red":
+        return value
+    if not isinstance(value, bool | np.bool_):
+        kind = ValueError if isinstance(value, str) else TypeError
+        raise kind(f"hole_timeouts must be True, False or 'red', got {value!r}")
+    return bool(value)
+
+
 #: the round model's options that do not depend on the paths, each by its one rule (a
 #: named ``TypeError`` or ``ValueError``; returns the value checked): the fields of
 #: ``tcpfluid.engines.Rounds`` and the keywords of :func:`~.rounds.simulate_rounds`
@@ -225,7 +235,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "first_loss_timeout": partial(check_bool, "first_loss_timeout"),
     "joiner_first_loss_pkts": partial(check_positive, "joiner_first_loss_pkts", allow_inf=True),
     "overflow_in_runs": partial(check_bool, "overflow_in_runs"),
-    "hole_timeouts": partial(check_bool, "hole_timeouts"),
+    "hole_timeouts": _hole_timeouts,
     "joiner_base_rtt_s": lambda v: None if v is None else check_positive("joiner_base_rtt_s", v),
     "timeout_loss_fraction": partial(
         check_range, "timeout_loss_fraction", lo=0.0, hi=1.0, lo_open=True

@@ -382,7 +382,7 @@ def switches(
         first,
         None if pin is None else np.where(joiner, pin, np.nan),
         OverflowInRuns(n) if opts["overflow_in_runs"] else losses,
-        HoleTimeouts.of(law, n) if opts["hole_timeouts"] else None,
+        HoleTimeouts.of(law, n, opts["hole_timeouts"] == "red") if opts["hole_timeouts"] else None,
     )
 
 
@@ -414,12 +414,14 @@ def decide(
     late: LateDetection | None = None,
     first: FirstLoss | None = None,
     holes: HoleTimeouts | None = None,
+    red: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap), replaced
     by the loss reaction for the flows that lost packets; their loss events counted in
     ``losses`` where ``counts``. ``recovering`` (in place): the rounds left of each flow's
     loss episode, in which losses start no new event; ``rule``: the law's bound decision,
-    called instead of ``law.on_round``; ``events``, ``late``, ``first``, ``holes``: switches."""
+    called instead of ``law.on_round``; ``events``, ``late``, ``first``, ``holes``: switches;
+    ``red``: RED's early drops among ``lost`` (``None``: none)."""
     if late is not None:
         lost = late(lost, active, recovering)
     action: RoundAction = law.on_round(state, sample) if rule is None else rule()
@@ -436,7 +438,7 @@ def decide(
             recovering[hit] = recovery_rounds
     if hit is not None and any_of(hit):
         assert lost is not None
-        timer = None if holes is None else holes(lost, w1, sample)
+        timer = None if holes is None else holes(lost, w1, sample, red)
         rest = (frac, cwnd0, incr, cap, burst, rule is not None, timer)
         if first is None:
             cwnd0, incr, cap = _react_to_losses(law, state, hit, lost, w1, *rest)
@@ -578,6 +580,7 @@ def decide_alone(
         eng.run.frac, counting, losses, None if burst is None else burst[ix], recovering, rule,
         sw.events, sw.recovery_rounds, None if sw.late is None else sw.late.view(ix),
         None if sw.first is None else sw.first.view(ix), sw.holes and sw.holes.view(ix),
+        None if eng.red_lost is None else eng.red_lost[ix],
     )  # fmt: skip
     # (the bound rule writes the views in place: only a loss reaction or a law's
     # ``on_round`` may replace an array or add a key)

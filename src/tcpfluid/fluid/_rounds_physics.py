@@ -297,29 +297,38 @@ def holes_outlast_timer(window_pkts, lost_pkts, srtt_s, rto_s, dupacks):  # type
 
 
 class HoleTimeouts:
-    """The round model's ``hole_timeouts=True``: a loss event ends in a timeout where the
-    packet sender's NewReno recovery does (:func:`holes_outlast_timer`, the timer from the
-    round's RTT samples, :func:`sender_rto`, at least :data:`MIN_RTO_S`), ``dupacks`` per
-    flow from :func:`sender_dupacks` (docs/round-model.md, "Mechanism switches")."""
+    """The round model's ``hole_timeouts``: a loss event ends in a timeout where the packet
+    sender's NewReno recovery does (:func:`holes_outlast_timer`, the timer from the round's
+    RTT samples, :func:`sender_rto`, at least :data:`MIN_RTO_S`), ``dupacks`` per flow from
+    :func:`sender_dupacks`; with ``red_only`` (``hole_timeouts="red"``, the default) only the
+    loss events with RED's early drops among their losses (docs/round-model.md, "Mechanism
+    switches")."""
 
-    def __init__(self, dupacks: FloatArray) -> None:
+    def __init__(self, dupacks: FloatArray, red_only: bool = False) -> None:
         self.dupacks = dupacks
+        self.red_only = red_only
 
     @classmethod
-    def of(cls, law: ControlLaw, n: int) -> HoleTimeouts:
+    def of(cls, law: ControlLaw, n: int, red_only: bool = False) -> HoleTimeouts:
         """The rule for the ``n`` flows of ``law`` (its flows tiled over the scenarios)."""
         fine = each_flow(law, lambda lw: getattr(lw, "sender", ControlLaw.sender).fine_retransmit)
-        return cls(np.resize(sender_dupacks(fine > 0.0), n))
+        return cls(np.resize(sender_dupacks(fine > 0.0), n), red_only)
 
     def view(self, ix: slice) -> HoleTimeouts:
         """The rule for the flows ``ix``."""
-        return HoleTimeouts(self.dupacks[ix])
+        return HoleTimeouts(self.dupacks[ix], self.red_only)
 
-    def __call__(self, lost: FloatArray, w1: FloatArray, sample: RoundSample) -> NDArray[np.bool_]:
-        """Per flow: whether its losses ``lost`` in its window ``w1`` end in a timeout."""
+    def __call__(
+        self, lost: FloatArray, w1: FloatArray, sample: RoundSample, red: FloatArray | None
+    ) -> NDArray[np.bool_]:
+        """Per flow: whether its losses ``lost`` in its window ``w1`` end in a timeout
+        (``red``: the flows' RED early drops among them, ``None``: none)."""
         srtt = np.asarray(sample.rtt_mean, dtype=np.float64)
         rto = sender_rto(srtt, np.asarray(sample.rtt_max) - sample.rtt_min, MIN_RTO_S)
-        return (lost > 1e-9) & holes_outlast_timer(w1, lost, srtt, rto, self.dupacks)
+        timed = (lost > 1e-9) & holes_outlast_timer(w1, lost, srtt, rto, self.dupacks)
+        if self.red_only:
+            timed &= False if red is None else red > 0.0
+        return timed
 
 
 def timer_retransmissions(

@@ -93,7 +93,7 @@ def simulate_rounds(
     joiner_first_loss_pkts: float = math.inf,
     joiner_base_rtt_s: float | None = None,
     overflow_in_runs: bool = False,
-    hole_timeouts: bool = False,
+    hole_timeouts: bool | str = "red",
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths (docs/round-model.md).
 
