@@ -9,9 +9,11 @@ are counted by hand from the rows below.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from _report_columns import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
 
 from tcpfluid.report import (
@@ -25,6 +27,9 @@ from tcpfluid.report import (
     render_markdown,
     write_report,
 )
+
+#: the mechanisms' page of this source tree
+DOCS_MECHANISMS = Path(__file__).resolve().parents[2] / "docs" / "mechanisms.md"
 
 
 def _report(*rows: Row, section: str = "sec") -> Report:
@@ -137,8 +142,25 @@ def test_differences_are_grouped_by_mechanism_or_unexplained(tmp_path: Path) -> 
     )
     rep = _report(row, section="convergence-bdp")
     assert _summary(rep, tmp_path)["mechanisms"] == {"micro-queue": 1, "unexplained": 0}
-    md = render_markdown(rep)
+    # without the page's place the mechanism is named; with it, linked
+    assert "- micro-queue: 1" in render_markdown(rep)
+    md = render_markdown(rep, mechanisms_href="../docs/mechanisms.md")
     assert "[micro-queue](../docs/mechanisms.md#micro-queue): 1" in md
+
+
+@pytest.mark.parametrize("depth", ["report", "a/b/c/report"])
+def test_the_written_reports_mechanism_links_reach_the_page(tmp_path: Path, depth: str) -> None:
+    # index.md written anywhere links docs/mechanisms.md by a path that resolves from its
+    # folder (the page of this source tree)
+    row = Row(
+        "Quick Vegas, BDP 3000 kb", "convergence, bandwidth halved", "RTTs", "rounds",
+        {PACKET: 20.0, ODE: 30.0, ROUNDS: 20.0}, PACKET, case={"bdp_kb": 3000.0},
+    )  # fmt: skip
+    out = tmp_path / depth
+    write_report(_report(row, section="convergence-bdp"), out)
+    md = (out / "index.md").read_text(encoding="utf-8")
+    links = re.findall(r"\[micro-queue\]\(([^)#]+)#micro-queue\)", md)
+    assert links and all((out / link).resolve() == DOCS_MECHANISMS for link in links)
 
 
 def test_the_printed_count_is_the_summarys(tmp_path: Path) -> None:

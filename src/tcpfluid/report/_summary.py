@@ -181,15 +181,17 @@ class ReportSummary:
             "mechanisms": dict(self.mechanism_counts()),
         }
 
-    def markdown(self) -> list[str]:
-        """The summary as Markdown lines."""
+    def markdown(self, mechanisms_href: str | None = None) -> list[str]:
+        """The summary as Markdown lines, each mechanism linked to its entry of
+        ``mechanisms_href`` (``None``: named only)."""
         n_bad = sum(not c.agree for c in self.verdict_cells)
         out = ["## Summary", "", self.overview(), "", prose("summary", "table_intro"), ""]
         out += ["| algorithm | " + " | ".join(LAYERS) + " |", "|---|" + "---|" * len(LAYERS)]
         out += [f"| {a} | " + " | ".join(cells) + " |" for a, cells in self.table_rows()]
         out += ["", prose("summary", "by_mechanism", n_bad=n_bad), ""]
         for mid, n in self.mechanism_counts():
-            link = f"[{mid}](../docs/mechanisms.md#{mid})" if mid != "unexplained" else mid
+            named = mid == "unexplained" or mechanisms_href is None
+            link = mid if named else f"[{mid}]({mechanisms_href}#{mid})"
             out.append(f"- {link}: {n}")
         return [*out, ""]
 

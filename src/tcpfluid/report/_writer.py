@@ -103,6 +103,16 @@ def read_mutations(out_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def mechanisms_href(out: FsPath) -> str | None:
+    """``docs/mechanisms.md`` of the source tree as a link from the folder ``out`` (a
+    relative path, so the link works wherever the report is written and when the tree
+    moves with it); ``None`` when the package runs without its source tree's docs."""
+    docs = FsPath(__file__).resolve().parents[3] / "docs" / "mechanisms.md"
+    if not docs.is_file():
+        return None
+    return FsPath(os.path.relpath(docs, out.resolve())).as_posix()
+
+
 def render_markdown(
     report: Report,
     *,
@@ -110,12 +120,15 @@ def render_markdown(
     figures_rel: str = "figures",
     mutations: Mapping[str, Any] | None = None,
     tables: bool = True,
+    mechanisms_href: str | None = None,
 ) -> str:
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``; the
     mutation score from ``mutations``, :func:`read_mutations`). With ``tables=False`` (as
-    ``index.md``) each table links to its differing rows in ``sections/<name>.md``."""
+    ``index.md``) each table links to its differing rows in ``sections/<name>.md``;
+    ``mechanisms_href``: the mechanisms' page (``docs/mechanisms.md``) as the file links it
+    (``None``: the mechanisms are named, not linked)."""
     out = ["# tcpfluid validation report", ""]
-    out += summarize(report).markdown()  # the summary opens the report
+    out += summarize(report).markdown(mechanisms_href)  # the summary opens the report
     out += ["## This run", "", *_header(report, command, mutations), ""]
     out += ["## Sections", ""]
     out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
@@ -375,7 +388,13 @@ def write_report(
     # everything is rendered before anything is written; mutations.json is carried over
     mutations = read_mutations(out)
     texts = {
-        "index.md": render_markdown(report, command=command, mutations=mutations, tables=False),
+        "index.md": render_markdown(
+            report,
+            command=command,
+            mutations=mutations,
+            tables=False,
+            mechanisms_href=mechanisms_href(out),
+        ),
         "index.html": render_html(report, command=command, mutations=mutations),
         "report.json": json.dumps(
             {**report.to_dict(), "summary": summarize(report).to_dict()}, indent=1, default=str
