@@ -195,6 +195,13 @@ def test_simulate_help_lists_no_set_key_that_set_refuses(capsys: Any) -> None:
     assert "--algorithm" in capsys.readouterr().err
 
 
+def test_a_mix_that_does_not_fit_the_flows_names_algorithm_in_json(capsys: Any) -> None:
+    args = ["simulate", "qv-basic", "-a", "vegas:8,reno:2", "--set", "flows=5", "--json"]
+    assert main(args) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["parameter"] == "algorithm" and "names 10 flows" in out["error"]
+
+
 def test_engine_names_come_from_tcpfluid_engines(capsys: Any) -> None:
     from tcpfluid.engines import ENGINES
 

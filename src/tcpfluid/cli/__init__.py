@@ -106,6 +106,7 @@ _PARAMETER_PATTERNS = (
     re.compile(r"^unrecognized arguments: (\S+)"),
     re.compile(r"unknown (?:parameter|key|option) '([^']+)'"),
     re.compile(r"unknown (metric|engine|scenario|algorithm) '"),
+    re.compile(r"^(algorithm) '"),  # a mix: "algorithm 'vegas:8,reno:2' names 10 flows; ..."
     re.compile(r"key '([^']+)'"),  # a scenario file's "[[link]] 1, key 'rate': ..."
     re.compile(r"^([A-Za-z_][\w.\[\]-]*)(?: must| should|: )"),  # "buffer must be ..."
     re.compile(r"^([A-Za-z_]\w*)=\S"),  # "duration=1e+300 s: ..."
