@@ -363,9 +363,6 @@ def _integrate(
         last = k == len(cuts) - 2
         sel = (t_grid >= t0) & ((t_grid <= t1) if last else (t_grid < t1))
         t_eval = t_grid[sel]
-        if not act.any():
-            record(t_eval, np.repeat(y.reshape(-1, 1), t_eval.size, axis=1), act)
-            continue
         try:
             # an overflow in a trial step the solver then rejects (its error norm) is its
             # own business, not the caller's warning: a solution that overflowed is
