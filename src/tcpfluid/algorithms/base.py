@@ -119,12 +119,15 @@ class OdeForm:
     window's rate of change between losses (packets/s; ``delta`` Vegas's Δ, ``sign`` the
     ramped sign of eq (2)), ``loss_cut`` the fraction of the window a loss event removes,
     ``description`` the formula, ``forward_delay`` Δ from the forward queueing delay only
-    (forward-path Vegas)."""
+    (forward-path Vegas), ``places`` the law's parameters the classical model reads, each
+    with the :class:`~tcpfluid.fluid.OdeFlow` field it sets (``("alpha", "alpha_pkts")``;
+    an alias such as Enhanced Vegas's δ is read through the parameters it sets)."""
 
     rate: Callable[..., Any]
     loss_cut: float
     description: str
     forward_delay: bool = False
+    places: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,10 @@ class Fast(CompiledLaw):
 
     name: ClassVar[str] = "fast"
     ode_form: ClassVar[OdeForm | None] = OdeForm(
-        _fast_rate, 0.5, "dw/dt = min(γ(α − Δ), w)/RTT; a loss halves the window"
+        _fast_rate,
+        0.5,
+        "dw/dt = min(γ(α − Δ), w)/RTT; a loss halves the window",
+        places=(("alpha", "alpha_pkts"), ("gamma", "fast_gamma")),
     )
 
     parameters: ClassVar[tuple[Parameter, ...]] = (

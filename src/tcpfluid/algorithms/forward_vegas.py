@@ -7,6 +7,7 @@ queue does not throttle the sender. The reading and the measured runs: docs/algo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -29,10 +30,9 @@ class ForwardVegas(Vegas):
     sender: ClassVar[SenderTraits] = SENDER_DEFAULTS
     #: Vegas's rate form with Δ_f from the forward queueing delay (an ACK-path queue does
     #: not enter it)
-    ode_form: ClassVar[OdeForm | None] = OdeForm(
-        VEGAS_ODE_FORM.rate,
-        VEGAS_ODE_FORM.loss_cut,
-        "dw/dt = s(Δ_f)/RTT with Δ_f = w q_f/RTT, q_f the forward queueing delay",
+    ode_form: ClassVar[OdeForm | None] = replace(
+        VEGAS_ODE_FORM,
+        description="dw/dt = s(Δ_f)/RTT with Δ_f = w q_f/RTT, q_f the forward queueing delay",
         forward_delay=True,
     )
 

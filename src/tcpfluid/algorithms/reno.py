@@ -51,7 +51,10 @@ class Reno(CompiledLaw):
 
     name: ClassVar[str] = "reno"
     ode_form: ClassVar[OdeForm | None] = OdeForm(
-        _reno_rate, 0.5, "dw/dt = 1/RTT; a loss halves the window (MGT)"
+        _reno_rate,
+        0.5,
+        "dw/dt = 1/RTT; a loss halves the window (MGT)",
+        places=(("initial_window", "initial_window_pkts"),),
     )
     #: the accepted values of ``recovery``
     RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse", "newreno")

@@ -83,8 +83,18 @@ def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any)
     return sign / rtt
 
 
-#: +1/RTT below α, −1/RTT above β (eq. 2 of the Quick Vegas paper); Vegas's 3/4 rule on a loss
-VEGAS_ODE_FORM = OdeForm(_vegas_rate, 0.25, "dw/dt = s(Δ)/RTT, s the ramped sign of eq. (2)")
+#: +1/RTT below α, −1/RTT above β (eq. 2 of the Quick Vegas paper); Vegas's 3/4 rule on a
+#: loss; the classical model has no slow start (γ has no place in it)
+VEGAS_ODE_FORM = OdeForm(
+    _vegas_rate,
+    0.25,
+    "dw/dt = s(Δ)/RTT, s the ramped sign of eq. (2)",
+    places=(
+        ("alpha", "alpha_pkts"),
+        ("beta", "beta_pkts"),
+        ("initial_window", "initial_window_pkts"),
+    ),
+)
 
 
 class Vegas(CompiledLaw):

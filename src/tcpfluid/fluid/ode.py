@@ -18,6 +18,8 @@ from numpy.typing import NDArray
 
 from .._validation import check_choice, check_int
 from ..algorithms._common import backlog
+from ..algorithms.base import classical_ode_form
+from ..algorithms.registry import law_class
 from ..analytic import jain_index
 from ..path import Path
 from ..scenarios import Scenario
@@ -59,22 +61,54 @@ class OdeProblem:
 
 
 def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
-    """Map registry parameters (``tcpfluid.algorithms``) to :class:`OdeFlow` fields (α = β
-    given for Enhanced Vegas are its δ: :meth:`ControlLaw.fold_aliases`)."""
-    from ..algorithms import law_class
-
+    """Map registry parameters (``tcpfluid.algorithms``) to :class:`OdeFlow` fields: every
+    parameter the law's classical form reads (:attr:`OdeForm.places`), its default where
+    ``params`` has none (α = β given for Enhanced Vegas are its δ:
+    :meth:`ControlLaw.fold_aliases`); ``{}`` for a law without a classical form. The
+    parameters it has no place for: :func:`check_classical_params`."""
     cls = law_class(algorithm)
     law = cls(**cls.fold_aliases(params))  # validates names and values, supplies the defaults
+    form = classical_ode_form(cls)
+    if form is None:
+        return {}
     lp = cls.expand_aliases(law.params())  # Enhanced Vegas's δ as α = β
-    if algorithm in ("vegas", "enhanced-vegas"):
-        return {
-            "alpha_pkts": float(lp["alpha"]),
-            "beta_pkts": float(lp["beta"]),
-            "initial_window_pkts": float(law.initial_window),
-        }
-    if algorithm == "fast":
-        return {"alpha_pkts": float(lp["alpha"]), "fast_gamma": float(lp["gamma"])}
-    return {}
+    return {field: float(lp[name]) for name, field in form.places}
+
+
+def check_classical_params(flows: Sequence[Any], ack_path: bool) -> None:
+    """Refuse, naming the flow, its algorithm and the parameter, a law parameter of
+    ``flows`` (a scenario's) the classical model cannot honour: one its law's classical
+    form has no place for (:attr:`OdeForm.places`: Vegas's slow-start γ, FAST's
+    ``lost_retransmit``), or a Reno recovery other than one halving per loss (``ack_path``:
+    an ACK-path bottleneck drops ACKs, where ``"newreno"`` is not that)."""
+    for fl in flows:
+        cls, params = law_class(fl.algorithm), dict(fl.params)
+        form = classical_ode_form(cls)
+        if form is None:
+            continue  # simulate_ode refuses the law itself
+        if fl.algorithm == "reno":
+            # the classical Reno right-hand side halves once per loss: that is "halving",
+            # and "newreno" (the default) where no ACK-path bottleneck drops the flows' ACKs
+            rec = params.pop("recovery", "newreno")
+            if not (rec == "halving" or (rec == "newreno" and not ack_path)):
+                where = " behind an ACK-path bottleneck" if rec == "newreno" else ""
+                raise ValueError(
+                    f"flow {fl.name!r}: Reno recovery={rec!r}{where} needs model='hybrid' "
+                    "(the classical Reno right-hand side halves once per loss; "
+                    "recovery='halving' is its rule)"
+                )
+        placed = [name for name, _ in form.places]
+        declared = {p.name: p for p in cls.parameters}
+        for name, value in cls.fold_aliases(params).items():
+            if set(declared[name].sets or (name,)) <= set(placed):
+                continue
+            raise ValueError(
+                f"flow {fl.name!r} ({fl.algorithm}): {name}={value!r} "
+                f"({declared[name].description}) has no place in the classical model, which "
+                f"reads {', '.join(placed) or 'no parameter'} of {fl.algorithm}: leave it "
+                "out, or run the hybrid model (model='hybrid'), which takes every parameter "
+                "of the law"
+            )
 
 
 def ode_problem(scenario: Any) -> OdeProblem:
@@ -158,8 +192,8 @@ def simulate_scenario_ode(
     ------
     ValueError
         A feature no model here can represent, a law without a classical form on a
-        scenario only the classical model can run, or (classical model) a Reno loss
-        recovery other than one halving per loss.
+        scenario only the classical model can run, or (classical model) a law parameter
+        it cannot honour (:func:`check_classical_params`).
     RuntimeError
         If the classical integration fails (``OdeResult.raise_for_status``).
     """
@@ -186,18 +220,7 @@ def simulate_scenario_ode(
     classical = [k for k in CLASSICAL_ONLY if k in options]
     if choose_model(model, classical, list(readings)) == "hybrid":
         return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
-    # the classical Reno right-hand side halves once per loss: that is "halving", and
-    # "newreno" (the default) where no ACK-path bottleneck drops the flows' ACKs
-    ack_path = prob.path.ack_path_limits
-    for fl in scenario.flows:
-        rec = dict(fl.params).get("recovery", "newreno")
-        if fl.algorithm == "reno" and not (rec == "halving" or (rec == "newreno" and not ack_path)):
-            where = " behind an ACK-path bottleneck" if rec == "newreno" else ""
-            raise ValueError(
-                f"flow {fl.name!r}: Reno recovery={rec!r}{where} needs model='hybrid' (the "
-                "classical Reno right-hand side halves once per loss; recovery='halving' "
-                "is its rule)"
-            )
+    check_classical_params(scenario.flows, prob.path.ack_path_limits)
     return simulate_ode(
         prob.flows,
         prob.path,
