@@ -364,7 +364,8 @@ class Result:
         Sample times, s, shape ``(T,)``: one per round (rounds), per output point (ODE),
         per sample interval (packet).
     window_pkts
-        Congestion window of each flow, packets, shape ``(F, T)``.
+        Congestion window of each flow, packets, shape ``(F, T)``; 0 before the flow
+        starts and from the time it stops.
     queue_pkts
         Queue at the bottleneck, packets, shape ``(T,)``.
     throughput_pps

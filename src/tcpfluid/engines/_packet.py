@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ..fluid.ode import Inactive
 from ..metrics.summary import traced_flow_record
 from ..sim import simulate_packets
 from ..sim._checks import check_options, trace_interval
@@ -132,6 +133,8 @@ class Packet(Engine):
         )
         t = np.asarray(res.t_s, dtype=np.float64)
         w = np.array([fl.cwnd_pkts for fl in res.flows], dtype=np.float64).reshape(len(recs), -1)
+        # no window before a flow starts or once it has stopped (every engine's rule)
+        Inactive(t, sc.flow_table.start_s, sc.flow_table.stop_s).zero(w)
         thr = np.array([fl.goodput_pps for fl in res.flows], dtype=np.float64).reshape(w.shape)
         series: dict[str, Any] = {}
         if self.records("utilization"):

@@ -301,7 +301,7 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
     start = np.array([f.start_s for f in prob.flows])
     stop = np.array([f.stop_s for f in prob.flows])
     active = (t[None, :] >= start[:, None]) & (t[None, :] < stop[:, None])
-    inactive = _Inactive(t, start, stop)
+    inactive = Inactive(t, start, stop)
     # the presented series, each made once and masked in place (flows x samples arrays:
     # with many flows, every temporary is a large allocation)
     w = inactive.zero(h.window_pkts.copy(order="K"))
@@ -386,7 +386,7 @@ def end_base_rtt(h: Any, flows: Sequence[OdeFlow], t_end: float) -> FloatArray:
     return np.asarray(np.where(on, np.where(end.base_rtt_s > 0, end.base_rtt_s, last_rtt), d))
 
 
-class _Inactive:
+class Inactive:
     """Where flows are inactive on the samples ``t`` (increasing): before ``start`` and
     from ``stop`` on, a run of samples at each end of a flow's row."""
 
