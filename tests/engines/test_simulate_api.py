@@ -235,8 +235,8 @@ def test_unknown_options_name_the_option_and_list_the_accepted_ones() -> None:
     sc = build_scenario("qv-basic", duration="5s", cbr="none").with_algorithm("vegas")
     with pytest.raises(TypeError, match=r"unknown option 'seed' for the rounds engine.*rtt_model"):
         tcpfluid.simulate(sc, "rounds", seed=1)
-    with pytest.raises(TypeError, match=r"'n_points'.*packet engine.*sample_interval"):
-        tcpfluid.simulate(sc, "packet", n_points=3)
+    with pytest.raises(TypeError, match=r"'dt_s'.*packet engine.*sample_interval"):
+        tcpfluid.simulate(sc, "packet", dt_s=0.001)
     with pytest.raises(ValueError, match="unknown engine 'ns2'"):
         tcpfluid.simulate(sc, "ns2")
     with pytest.raises(TypeError, match="Scenario"):

@@ -27,7 +27,7 @@ from .._validation import check_choice, check_int, check_progress
 from ..algorithms.registry import law_class
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
-from ._base import RECORD_FIELDS, Engine, renamed_keywords
+from ._base import RECORD_FIELDS, Engine, older_names, renamed_keywords
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._ode import Hybrid, Ode
@@ -114,7 +114,8 @@ def engine_options(engine: str) -> tuple[str, ...]:
     """The keyword options :func:`simulate` accepts for ``engine`` (its options class's
     fields, the older names still accepted, ``algorithm`` and ``progress``), sorted."""
     _check_engine(engine)
-    return tuple(sorted({*_COMMON, *_own_options(engine), *ENGINES[engine].renamed_options(None)}))
+    own = _own_options(engine)
+    return tuple(sorted({*_COMMON, *own, *older_names(own, None)}))
 
 
 def _own_options(engine: str) -> tuple[str, ...]:
@@ -144,9 +145,8 @@ def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) ->
                 f"simulate() got an unknown option {name!r} for the {engine} engine; "
                 f"its options: {', '.join(accepted)}"
             )
-    opts = renamed_keywords(
-        f"the {engine} engine", options, ENGINES[engine].renamed_options(scenario), stacklevel=4
-    )
+    older = older_names(_own_options(engine), scenario)
+    opts = renamed_keywords(f"the {engine} engine", options, older, stacklevel=4)
     if engine == "ode":
         from ._ode import ode_by_name
 

@@ -118,13 +118,6 @@ class Engine:
         return ENGINE_CAPABILITIES[self.name]
 
     @classmethod
-    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        """The engine's older option names (for :func:`renamed_keywords`):
-        old name -> new name, or ``(new name, conversion, note)``; ``scenario`` gives the
-        conversions counted in the run's own units (rounds, points)."""
-        return {}
-
-    @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """The options (the dataclass fields), in order."""
         return tuple(f.name for f in fields(cls))
@@ -255,6 +248,33 @@ def renamed_keywords(
         out[new] = value if convert is None else convert(value)
         warn_renamed(where, old, new, note, stacklevel=stacklevel + 1)
     return out
+
+
+def older_names(options: Collection[str], scenario: Scenario | None) -> dict[str, Any]:
+    """The older option names of every engine whose new name is one of ``options`` (one
+    table for every engine): old name -> new name, or ``(new name, conversion, note)``;
+    ``scenario`` gives the conversions counted in the run's own units (base RTTs, points)."""
+    rtts = "rounds, which need the scenario's base RTT"
+    every = counted_option(
+        "record_every", 1, rtts, scenario, lambda sc, m: m * min(map(sc.base_rtt_s, sc.flows))
+    )
+    points = "samples over the run, which needs its duration"
+    n_points = counted_option(
+        "n_points", 2, points, scenario, lambda sc, n: sc.duration_s / (n - 1)
+    )
+    table: dict[str, Any] = {
+        "record_every": ("record_interval_s", every, "record_every=m is taken as m base RTTs"),
+        "n_points": ("record_interval_s", n_points, "n_points=n is duration / (n - 1)"),
+        **dict.fromkeys(("record_every_s", "sample_interval", "sample_interval_s"),
+                        "record_interval_s"),
+        "rtt": "rtt_model",
+        **{old: f"{old}_s" for old in ("delack_timeout", "min_rto", "initial_rto", "max_rto")},
+    }  # fmt: skip
+    return {
+        old: spec
+        for old, spec in table.items()
+        if (spec if isinstance(spec, str) else spec[0]) in options
+    }
 
 
 def counted_option(

@@ -23,7 +23,7 @@ from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
 from ..metrics.summary import traced_flow_record
 from ..results import FlowSummaries
-from ._base import Engine, counted_option, sample_rows, summary_of, traced_log
+from ._base import Engine, sample_rows, summary_of, traced_log
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -65,15 +65,6 @@ def default_points(flows: int) -> int:
     :data:`DEFAULT_FLOW_SAMPLES` (at least :data:`MIN_DEFAULT_POINTS`)."""
     fit = (DEFAULT_FLOW_SAMPLES // max(flows, 1)) // 10 * 10 + 1
     return max(MIN_DEFAULT_POINTS, min(DEFAULT_POINTS, fit))
-
-
-def _renamed_points(cls: type[Engine], scenario: Scenario | None) -> dict[str, Any]:
-    """The fluid models' older recording names: ``n_points`` (samples over the run) and
-    ``record_every_s``."""
-    counts = "samples over the run, which needs its duration"
-    to_s = counted_option("n_points", 2, counts, scenario, lambda sc, n: sc.duration_s / (n - 1))
-    note = "n_points=n is duration / (n - 1)"
-    return {"n_points": ("record_interval_s", to_s, note), "record_every_s": "record_interval_s"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,8 +125,6 @@ class Hybrid(Engine):
     measure_from_s: float = _MEASURE_FROM_S
     packets_per_ack: float = _HYBRID["packets_per_ack"]
 
-    renamed_options = classmethod(_renamed_points)
-
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.ode import hybrid_scenario_ode
 
@@ -189,8 +178,6 @@ class Ode(Engine):
     atol: float = _ODE["atol"]
     max_step_s: float = _ODE["max_step_s"]
     max_rhs_evals: int = _ODE["max_rhs_evals"]
-
-    renamed_options = classmethod(_renamed_points)
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -84,12 +84,6 @@ class Packet(Engine):
     max_packets: int = _PACKET["max_packets"]
     laws: Mapping[str, Any] | None = field(default=None, compare=False)
 
-    @classmethod
-    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        seconds = ("delack_timeout", "min_rto", "initial_rto", "max_rto")
-        samples = dict.fromkeys(("sample_interval", "sample_interval_s"), "record_interval_s")
-        return samples | {old: f"{old}_s" for old in seconds}
-
     def __post_init__(self) -> None:
         super().__post_init__()
         # the simulator's own checks; the times left at None stay None (its defaults)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..fluid._rounds_inputs import FEEDBACK_ROUNDS, check_options
 from ..fluid._rounds_law import DROP_SHARE, RECOVERY_ROUNDS
-from ._base import Engine, counted_option, sample_rows, summary_of
+from ._base import Engine, sample_rows, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -79,15 +79,6 @@ class Rounds(Engine):
     joiner_base_rtt_s: float | None = None
     overflow_in_runs: bool = False
     hole_timeouts: bool | str = "red"
-
-    @classmethod
-    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        counts = "rounds, which need the scenario's base RTT"
-        to_s = counted_option(
-            "record_every", 1, counts, scenario, lambda sc, m: m * min(map(sc.base_rtt_s, sc.flows))
-        )
-        note = "record_every=m is taken as m base RTTs"
-        return {"rtt": "rtt_model", "record_every": ("record_interval_s", to_s, note)}
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.rounds import simulate_scenario_rounds
