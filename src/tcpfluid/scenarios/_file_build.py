@@ -345,8 +345,9 @@ class _Links:
 
 
 def _law_params(where: _Where, table: str, g: Mapping[str, Any], alg: str | None) -> dict[str, Any]:
-    """A flow group's law parameters (``params``), checked against its algorithm's."""
-    from ..algorithms.registry import law_class
+    """A flow group's law parameters (``params``), checked against its algorithm's: their
+    names, each value, and the law made of them (α <= β), a refusal naming the algorithm."""
+    from ..algorithms.registry import get_law, law_class
 
     if alg is not None:
         with where.at(table, "algorithm"):
@@ -356,9 +357,18 @@ def _law_params(where: _Where, table: str, g: Mapping[str, Any], alg: str | None
         raise where.fail(table, "params", f"must be a table of law parameters, got {law!r}")
     law = {k: _number_or_text(v) for k, v in law.items()}
     if alg is not None:
-        for k in law:
+        declared = {p.name: p for p in law_class(alg).parameters}
+        for k, v in law.items():
             with where.at(table, f"params.{k}"):
                 law_class(alg)._check_parameter_names([k])
+            try:
+                declared[k].check(v)
+            except (TypeError, ValueError) as exc:
+                raise where.fail(table, f"params.{k}", f"{exc} (algorithm {alg!r})") from None
+        try:
+            get_law(alg, **law)
+        except (TypeError, ValueError) as exc:
+            raise where.fail(table, "params", f"{exc} (algorithm {alg!r})") from None
     return law
 
 

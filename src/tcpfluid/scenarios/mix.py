@@ -56,7 +56,9 @@ def parse_mix(text: str) -> list[tuple[str, int | None]]:
 
 
 def _check_law_params(flow: FlowSpec, algorithm: str, where: str) -> None:
-    from ..algorithms.registry import law_class
+    """Refuse a law parameter of ``flow`` its ``algorithm`` does not declare, or a value it
+    does not accept, naming the flow, the algorithm and ``where`` it was given."""
+    from ..algorithms.registry import get_law, law_class
 
     try:
         law_class(algorithm)._check_parameter_names(flow.params)
@@ -65,6 +67,10 @@ def _check_law_params(flow: FlowSpec, algorithm: str, where: str) -> None:
             f"flow {flow.name!r} ({where}): {exc}. Give a parameter to some flows with "
             "--param SELECTOR:KEY=VALUE (e.g. --param vegas:KEY=VALUE)"
         ) from None
+    try:
+        get_law(algorithm, **dict(flow.params))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"flow {flow.name!r} ({algorithm}, {where}): {exc}") from None
 
 
 def with_mix(scenario: Scenario, text: str) -> Scenario:
