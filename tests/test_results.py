@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tcpfluid
+from tcpfluid.results import FlowSummary, Summary
 from tcpfluid.scenarios import build_scenario
 
 
@@ -131,3 +132,22 @@ def test_delivered_packets_end_at_each_flows_summary_throughput(engine: str) -> 
     assert dl.shape == res.window_pkts.shape
     assert np.all(np.diff(dl, axis=1) >= 0.0)
     np.testing.assert_allclose(dl[:, -1], np.asarray(res.summary.throughput_pps) * 20.0, rtol=1e-9)
+
+
+def _flow(name: str, settled: float, centre: float, amplitude: float) -> FlowSummary:
+    return FlowSummary(
+        name, 0.0, float("inf"), None, None, None, settled, 1.0, (), 100.0, 0,
+        cycle_centre_pkts=centre, cycle_amplitude_pkts=amplitude,
+    )  # fmt: skip
+
+
+def test_the_text_table_puts_the_amplitude_with_the_cycles_centre() -> None:
+    # an Enhanced Vegas window cycling 15, 16, 17, 18 settles at the tail mean 16.33 of
+    # its last samples 15, 16, 18 (say) but cycles about 16.5 ± 1.5: the ± is the cycle's
+    s = Summary("rounds", [_flow("ev", 49 / 3, 16.5, 1.5), _flow("va", 9.0, 9.0, 1.0)], (),
+                (), 1.0, (), 1.0, 1.0, "bottleneck")  # fmt: skip
+    rows = {line.split()[0]: line for line in s.table().splitlines()[-2:]}
+    assert "16.33 (cycle 16.5 ±1.5)" in rows["ev"]
+    assert "16.33 ±" not in rows["ev"]
+    # where the centre reads as the settled window, the amplitude follows it
+    assert " 9 ±1 " in rows["va"]

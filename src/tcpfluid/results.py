@@ -275,11 +275,14 @@ class Summary:
 
 
 def _settled_cell(f: FlowSummary) -> str:
-    """The settled window, with the amplitude of the cycle it settled in (``66.9 ±1.87``)."""
-    amp = f.cycle_amplitude_pkts
-    if f.settled_window_pkts is None or amp is None or not amp > 0:
-        return cell(f.settled_window_pkts)
-    return f"{cell(f.settled_window_pkts)} ±{cell(amp)}"
+    """The settled window with the cycle it settled in, centre ± amplitude: ``66.9 ±1.87``
+    where the centre reads as the settled window, else ``16.33 (cycle 16.5 ±1.5)``."""
+    settled, centre, amp = f.settled_window_pkts, f.cycle_centre_pkts, f.cycle_amplitude_pkts
+    if settled is None or amp is None or not amp > 0:
+        return cell(settled)
+    if centre is None or cell(centre) == cell(settled):
+        return f"{cell(settled)} ±{cell(amp)}"
+    return f"{cell(settled)} (cycle {cell(centre)} ±{cell(amp)})"
 
 
 @dataclass(frozen=True, eq=False)
