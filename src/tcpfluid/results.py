@@ -91,7 +91,8 @@ class FlowSummary:
     name
         The flow's name in the scenario.
     start_s, stop_s
-        Its active interval inside the run, s.
+        Its active interval inside the run, s: ``stop_s`` is ``inf`` (``None`` in JSON)
+        when the flow runs to the end, its stop time (if any) at or after the run's end.
     ss_exit_window_pkts, ss_exit_time_s, ss_exit_round
         Slow-start exit (:func:`tcpfluid.metrics.slow_start_exit`): the window that made
         the law leave, the time of the decision, and the round index (0-based).

@@ -320,7 +320,9 @@ def summarise(
                                         carried_pkts, capacity_pps, True, spread)  # fmt: skip
     F, K = st.shape[1], len(changes)
     columns = {
-        "start_s": st, "stop_s": sp, "convergence_times_s": cols["conv"].reshape(S, F, K),
+        # a flow that stops at or after the run's end runs to the end, as one without a stop
+        "start_s": st, "stop_s": np.where(sp >= end_s, np.inf, sp),
+        "convergence_times_s": cols["conv"].reshape(S, F, K),
         "throughput_pps": run["throughput_pps"], "losses": per["loss_events"],
         "not_settled_reason": cols["reason"].reshape(S, F),
         **{name: cols[key].reshape(S, F) for name, key in _COLUMN_OF.items()},
