@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from tcpfluid import testing
@@ -59,6 +60,13 @@ def test_tolerance_semantics_and_checks() -> None:
             Tolerance(**bad)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="reason"):
         Tolerance(rel=0.1, reason=None)  # type: ignore[arg-type]
+    # NumPy's real scalars are numbers too (a tolerance computed with NumPy)
+    t32 = Tolerance(rel=np.float32(0.25), abs_tol=np.int64(2), reason="r")
+    assert t32.describe() == "±25 % or ±2"
+    assert t32.passes(124.0, 100.0) and not t32.passes(126.0, 100.0)
+    assert Tolerance(factor=np.float32(2.0), reason="r").describe() == "×2"
+    with pytest.raises(ValueError, match=r"Tolerance\.rel"):
+        Tolerance(rel=np.float32(-0.1))
 
 
 def test_compare_table_columns_and_the_round_models_numbers(cache: RunCache) -> None:

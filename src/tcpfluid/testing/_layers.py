@@ -157,14 +157,16 @@ class Tolerance(FieldsDict):
     reason: str = ""
 
     def __post_init__(self) -> None:
-        def real(v: Any) -> bool:
-            return isinstance(v, int | float) and not isinstance(v, bool)
+        from .._validation import _is_number  # a real number: NumPy's scalars too, no bool
 
         for name in ("rel", "abs_tol"):
-            if not (real(v := getattr(self, name)) and math.isfinite(v) and v >= 0):
+            if not (_is_number(v := getattr(self, name)) and math.isfinite(v) and v >= 0):
                 raise ValueError(f"Tolerance.{name} must be a finite number >= 0, got {v!r}")
-        if self.factor is not None and not (real(self.factor) and self.factor >= 1):
-            raise ValueError(f"Tolerance.factor must be >= 1 or None, got {self.factor!r}")
+            object.__setattr__(self, name, float(v))
+        if self.factor is not None:
+            if not (_is_number(self.factor) and self.factor >= 1):
+                raise ValueError(f"Tolerance.factor must be >= 1 or None, got {self.factor!r}")
+            object.__setattr__(self, "factor", float(self.factor))
         if not isinstance(self.reason, str):
             raise TypeError(f"Tolerance.reason must be a string, got {self.reason!r}")
 
