@@ -377,6 +377,78 @@ def test_predict_falls_back_to_the_round_model_outside_the_closed_forms_domain(
         assert_matches_closed_form(sc, "settled_window", "rounds", tol, cache=cache)
 
 
+def _domain_note() -> str:
+    # 20 Vegas flows on the TCP-Ho paper's Table 7 dumbbell (10 Mb/s x 6 ms): mu*d/20 of
+    # path each, below slow start's critical window (eq. 6)
+    mu, d = _mu_d(10e6, 0.006)
+    where = "outside the closed forms' domain: slow_start_exit"
+    return f"{where}: with gamma=1.0 and bdp={mu * d / 20:.5g}"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "sets", "why"),
+    [
+        # four flows of beta = 4 keep 4 x 4 = 16 packets queued: a 2-packet buffer cannot
+        (
+            "qv-basic",
+            {"flows": 4, "bandwidth": "50Mbps", "cbr": "none", "duration": "20s", "buffer": 2},
+            "buffer 2 pkts below the flows' backlog 16",
+        ),
+        ("ho-friendliness", {"duration": "5s"}, "domain"),
+    ],
+)
+def test_jains_index_has_a_closed_form_only_where_the_flows_have_one(
+    scenario: str, sets: dict[str, object], why: str, cache: RunCache
+) -> None:
+    # equal shares (an index of 1) follow from the per-flow closed forms: where those do
+    # not apply, the index has none either, with the same reason
+    why = _domain_note() if why == "domain" else why
+    df = compare(
+        scenario,
+        "rounds",
+        ["settled_window", "jain_index"],
+        reference="closed-form",
+        algorithm="vegas",
+        sets=sets,
+        cache=cache,
+    )
+    jain = df[df.quantity == "jain_index"].iloc[0]
+    assert math.isnan(jain["reference"]) and why in jain["note"]
+    per_flow = df[df.quantity == "settled_window"]
+    assert per_flow["reference"].isna().all()
+    assert (per_flow["note"] == jain["note"]).all()
+    with pytest.raises(ValueError, match="no closed form applies to jain_index"):
+        assert_matches_closed_form(
+            scenario,
+            "jain_index",
+            engines="rounds",
+            algorithm="vegas",
+            sets=sets,
+            cache=cache,
+            tolerance=Tolerance(rel=0.05, reason="equal flows share equally"),
+        )
+
+
+def test_an_empty_check_is_refused(cache: RunCache) -> None:
+    # a check of no quantity, or with no tolerance, could not fail
+    tol = Tolerance(rel=0.0, reason="exact")
+    for quantities in ([], ()):
+        with pytest.raises(ValueError, match=r"quantities must name at least one of .* got"):
+            assert_layers_agree(
+                "qv-basic", quantities, "ode", tol, reference="rounds", algorithm="vegas",
+                sets=SMALL, cache=cache,
+            )  # fmt: skip
+        with pytest.raises(ValueError, match="quantities must name at least one"):
+            assert_matches_closed_form(
+                "qv-basic", quantities, "ode", tol, algorithm="vegas", sets=SMALL, cache=cache
+            )
+    with pytest.raises(ValueError, match=r"tolerance must map each compared quantity .* empty"):
+        assert_layers_agree(
+            "qv-basic", ["jain_index"], "ode", {}, reference="rounds", algorithm="vegas",
+            sets=SMALL, cache=cache,
+        )  # fmt: skip
+
+
 def test_a_scenario_object_is_accepted_and_its_sets_refused(cache: RunCache) -> None:
     sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
     by_object = compare(sc, "rounds", "settled_window", reference="closed-form", cache=cache)

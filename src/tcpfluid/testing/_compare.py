@@ -43,6 +43,11 @@ def _tolerances(
     if isinstance(tolerance, Tolerance):
         return {q: tolerance for q in quantities}
     if isinstance(tolerance, Mapping):
+        if not tolerance:
+            raise ValueError(
+                "tolerance must map each compared quantity to a Tolerance, got an empty "
+                f"mapping {tolerance!r}"
+            )
         for q in quantities:
             if not isinstance(t := tolerance.get(q), Tolerance):
                 raise ValueError(
@@ -151,7 +156,7 @@ def compare(
         Layers compared with the reference: ``"rounds"``, ``"ode"``, ``"packet"``,
         ``"closed-form"`` (:data:`LAYERS`); the reference itself is left out.
     quantities
-        Names of :data:`QUANTITIES` (default: all).
+        Names of :data:`QUANTITIES`, at least one (default: all).
     reference
         The layer the others are compared against (default the packet simulator, the
         referee of the fluid layers; ``"closed-form"`` for the closed forms).
@@ -180,7 +185,8 @@ def compare(
     Raises
     ------
     ValueError
-        Unknown layer, quantity, scenario or parameter; flows without an algorithm.
+        Unknown layer, quantity, scenario or parameter; no quantity; an empty tolerance
+        mapping; flows without an algorithm.
     """
     import pandas as pd
 

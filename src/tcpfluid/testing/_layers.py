@@ -209,8 +209,6 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
 
     Where they apply and what they give: docs/testing.md.
     """
-    from ..analytic import PREDICT_ALGORITHMS
-
     names = tuple(f.name for f in scenario.flows)
     lay = _Layer(CLOSED_FORM, names, _change_times(scenario))
     lay.put(("utilization", ALL_FLOWS, -1), None, "an average over the run", structural=True)
@@ -231,24 +229,31 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
         lay.put(("jain_index", ALL_FLOWS, -1), None, why, structural=True)
         return lay
     flows = scenario.flows
-    groups = {(f.start_s, f.algorithm, json.dumps(dict(f.params), sort_keys=True)) for f in flows}
-    if len(groups) == 1 and flows[0].algorithm in PREDICT_ALGORITHMS:
-        lay.put(
-            ("jain_index", ALL_FLOWS, -1), 1.0, info="equal flows started together: equal shares"
-        )
-    else:
-        lay.put(("jain_index", ALL_FLOWS, -1), None, "flows not started together", structural=True)
+    outside = ""  # why the closed forms do not apply to some flow (first such flow)
     for f in flows:
         inputs = _flow_inputs(f, flows, view)
         if isinstance(inputs, str):
-            _none_for(lay, f.name, inputs)
-            continue
-        n, th, mu_a = inputs
-        try:
-            _put_flow_forms(lay, scenario, f, view, n, th, mu_a)
-            _put_convergence(lay, f, flows, view, n, th)
-        except ValueError as exc:  # the flow's path is outside the closed forms' domain
-            _none_for(lay, f.name, f"outside the closed forms' domain: {exc}")
+            why = inputs
+        else:
+            n, th, mu_a = inputs
+            try:
+                _put_flow_forms(lay, scenario, f, view, n, th, mu_a)
+                _put_convergence(lay, f, flows, view, n, th)
+                continue
+            except ValueError as exc:  # the flow's path is outside the closed forms' domain
+                why = f"outside the closed forms' domain: {exc}"
+        _none_for(lay, f.name, why)
+        outside = outside or why
+    # equal shares follow from the per-flow closed forms: where they do not apply, neither
+    # does Jain's index of 1
+    groups = {(f.start_s, f.algorithm, json.dumps(dict(f.params), sort_keys=True)) for f in flows}
+    jain = ("jain_index", ALL_FLOWS, -1)
+    if len(groups) != 1:
+        lay.put(jain, None, "flows not started together", structural=True)
+    elif outside:
+        lay.put(jain, None, outside, structural=True)
+    else:
+        lay.put(jain, 1.0, info="equal flows started together: equal shares")
     return lay
 
 
@@ -498,4 +503,10 @@ def _check_quantities(quantities: Iterable[str] | str | None) -> list[str]:
         return list(QUANTITIES)
     if isinstance(quantities, str):
         quantities = [quantities]
-    return _check_layers("quantity", quantities, tuple(QUANTITIES))
+    out = _check_layers("quantity", quantities, tuple(QUANTITIES))
+    if not out:
+        raise ValueError(
+            f"quantities must name at least one of {', '.join(QUANTITIES)} (or be None: all), "
+            f"got {quantities!r}"
+        )
+    return out
