@@ -37,6 +37,56 @@ def test_period_throughputs_hand_curves() -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        # a period past the trace's end would be read at the last sample (np.interp holds
+        # the end value): 20 pkt/s over [0, 30] s is no rate over [0, 100] s; the trace
+        # resolves 0.1 s (its sample interval), so 30.1 s is its last readable time
+        (
+            {"edges_s": [0, 50, 100]},
+            r"edges_s must lie in \[0, 30.1\] s: from the run's start to the trace's last "
+            r"sample t_s\[-1\] = 30 s plus one sample interval, got 0 to 100 s",
+        ),
+        ({"edges_s": [0, 30.2]}, r"edges_s must lie in \[0, 30.1\] s"),
+        ({"edges_s": [-10, -5]}, r"edges_s must lie in \[0, 30.1\] s: .* got -10 to -5 s"),
+        ({"edges_s": [0, float("nan"), 30]}, "edges_s must be finite, got nan"),
+        # one start and stop per flow: fewer would leave flows out
+        (
+            {"start_s": [0.0]},
+            r"start_s must give one time \(not NaN\) per flow of "
+            r"delivered_pkts \(2\), got \[0.0\]",
+        ),
+        ({"stop_s": [30.0, 30.0, 30.0]}, r"stop_s must give one time .* \(2\)"),
+        ({"stop_s": [30.0, float("nan")]}, "stop_s must give one time"),
+        ({"t_s": np.linspace(30.0, 0.0, 301)}, r"t_s must be non-decreasing, got t_s\[1\] = "),
+        ({"t_s": np.linspace(0.0, 30.0, 300)}, r"delivered_pkts must have shape \(n flows, 300\)"),
+        (
+            {"delivered_pkts": np.zeros(301)},
+            r"delivered_pkts must have shape .* got shape \(301,\)",
+        ),
+    ],
+)
+def test_period_throughputs_refuses_what_it_would_misread(args: dict[str, Any], match: str) -> None:
+    t = np.linspace(0.0, 30.0, 301)
+    given = {
+        "t_s": t,
+        "delivered_pkts": np.vstack([20.0 * t, 10.0 * t]),
+        "start_s": [0.0, 0.0],
+        "stop_s": [30.0, np.inf],  # a flow that never leaves
+        "edges_s": [0.0, 10.0, 30.0],
+    }
+    # by hand: 20 and 10 packets per second in every period
+    for idx, thr in period_throughputs(**given):
+        assert idx.tolist() == [0, 1] and thr == pytest.approx([20.0, 10.0])
+    # one sample interval past the end reads the last sample: the flow that never leaves
+    # (the other stops at 30 s) delivered 300 packets in the 30.1 s
+    [(idx, thr)] = period_throughputs(**{**given, "edges_s": [0.0, 30.1]})
+    assert idx.tolist() == [1] and thr == pytest.approx([10.0 * 30.0 / 30.1])
+    with pytest.raises(ValueError, match=match):
+        period_throughputs(**{**given, **args})
+
+
+@pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
         ({"settings": ("vegas-9",)}, ValueError, "settings"),
@@ -70,6 +120,28 @@ def test_thesis_study_validation(kwargs: dict[str, Any], exc: type[Exception], m
         ("qv-rtt", {"algorithms": ("vegas", "cubic")}, ValueError, "'cubic'"),
         ("thesis", {"x2_ms": ()}, ValueError, "x2_ms must list at least one"),
         ("thesis", {"settings": ()}, ValueError, "settings must list at least one"),
+        # a string is no list: its characters are not read one by one, nor is a number
+        ("thesis", {"x2_ms": "110"}, TypeError, "x2_ms must be a sequence .* the string '110'"),
+        ("thesis", {"x2_ms": 110}, TypeError, "x2_ms must be a sequence .* got 110"),
+        ("thesis", {"settings": "vegas-2"}, TypeError, "settings must be a sequence .*'vegas-2'"),
+        ("ho-rtt", {"rtts_s": "0.05"}, TypeError, "rtts_s must be a sequence .* string '0.05'"),
+        ("ho-mix", {"pairs": "reno"}, TypeError, "pairs must be a sequence .* string 'reno'"),
+        ("ho-mix", {"mixes": "10"}, TypeError, "mixes must be a sequence .* string '10'"),
+        # the ODE's samples: an integer >= 2 (the run's first and last)
+        ("qv-many", {"n_points": 1}, ValueError, "n_points must be >= 2, got 1"),
+        ("qv-many", {"n_points": 0}, ValueError, "n_points must be >= 2, got 0"),
+        ("qv-many", {"n_points": 2.5}, TypeError, "n_points must be an integer, got 2.5"),
+        ("qv-many", {"n_points": True}, TypeError, "n_points must be an integer, got True"),
+        ("qv-rtt", {"n_points": 1}, ValueError, "n_points must be >= 2, got 1"),
+        ("qv-rtt", {"n_points": 2.5}, TypeError, "n_points must be an integer, got 2.5"),
+        # 4 flows in the paper's three groups: groups of 1, 1 and 2
+        (
+            "qv-many",
+            {"flows": 4},
+            ValueError,
+            r"flows must be a multiple of the number of "
+            r"groups \(3\), got flows=4 \(groups of 1, 1, 2 flows\)",
+        ),
     ],
 )
 def test_study_arguments_are_checked_before_any_run(
@@ -80,12 +152,12 @@ def test_study_arguments_are_checked_before_any_run(
 
     calls = {
         "ho-rtt": lambda: ho_different_rtt_study(
-            [0.05, 0.1], **{"duration_s": 20.0, "measure_from_s": 10.0, **kwargs}
+            **{"rtts_s": [0.05, 0.1], "duration_s": 20.0, "measure_from_s": 10.0, **kwargs}
         ),
         "ho-mix": lambda: ho_friendliness_study(
             **{"duration_s": 10.0, "measure_from_s": 5.0, "packet_engine": engine, **kwargs}
         ),
-        "qv-many": lambda: qv_many_flows_study(flows=3, packet_engine=engine, **kwargs),
+        "qv-many": lambda: qv_many_flows_study(**{"flows": 3, "packet_engine": engine, **kwargs}),
         "qv-rtt": lambda: qv_different_rtt_study(packet_engine=engine, **kwargs),
         "thesis": lambda: thesis_two_flow_study(packet_engine=engine, **kwargs),
     }

@@ -40,6 +40,27 @@ def test_a_trace_of_another_shape_is_refused(t_s: object, rates: object) -> None
         delivered_pkts(t_s, rates)
 
 
+@pytest.mark.parametrize(
+    ("t_s", "rates", "match"),
+    [
+        ([1.0, 2.0, float("nan")], [[2.0, 2.0, 2.0]], "t_s must be finite, got nan"),
+        ([1.0, 2.0, 3.0], [[2.0, float("nan"), 2.0]], "rates_pps must be finite, got nan"),
+        ([1.0, 2.0, 3.0], [[2.0, -2.0, 2.0]], "rates_pps must be >= 0, got -2.0"),
+        # a decreasing time would subtract packets: 2 + 2 x (2 - 3) = 0
+        (
+            [3.0, 2.0, 1.0],
+            [[2.0, 2.0, 2.0]],
+            r"t_s must be non-decreasing, got t_s\[1\] = 2.0 "
+            r"after t_s\[0\] = 3.0",
+        ),
+        ([-1.0, 2.0], [1.0, 1.0], "t_s must be >= 0, got -1.0"),
+    ],
+)
+def test_a_trace_it_would_misread_is_refused(t_s: object, rates: object, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        delivered_pkts(t_s, rates)
+
+
 def test_the_docstring_examples_run() -> None:
     from tcpfluid.fairness import trains
 

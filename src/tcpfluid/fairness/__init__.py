@@ -17,21 +17,21 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_choice, check_positive
+from .._validation import as_float_array, check_choice, check_positive
 from ..algorithms.registry import ALGORITHMS
 from ..analytic import jain_index
 from ..engines import simulate
 from ..published import THESIS_TABLE_3_16, published
 from ..results import Result, Summary
 from ..scenarios import Scenario
-from .trains import delivered_pkts, train_fraction
+from .trains import _sample_times, delivered_pkts, train_fraction
 
 __all__ = [
     "THESIS_TABLE_3_16",
@@ -171,27 +171,58 @@ def period_throughputs(
     Parameters
     ----------
     t_s
-        Sample times, s, shape ``(k,)``.
+        Sample times, s, shape ``(k,)``, non-decreasing.
     delivered_pkts
-        Cumulative delivered packets per flow, shape ``(n, k)``.
+        Cumulative delivered packets per flow since 0 s (the run's start), shape ``(n, k)``;
+        an edge before ``t_s[0]`` reads the first sample's count, one at most a sample
+        interval after ``t_s[-1]`` the last one's.
     start_s, stop_s
-        Each flow's active interval.
+        Each flow's active interval, s, one time per flow.
     edges_s
-        Period boundaries ``e_0 < e_1 < ...``.
+        Period boundaries ``e_0 < e_1 < ...``, s, from 0 to the trace's end.
 
     Returns, for each period ``[e_i, e_{i+1}]``, the flows active during all of it (the
     documents' "active connections") and their delivered packets per second.
+
+    Raises
+    ------
+    ValueError
+        ``t_s`` not finite and non-decreasing; ``delivered_pkts`` not finite or not of shape
+        ``(n, k)``; ``start_s``, ``stop_s`` (``stop_s`` may be ``inf``) not one time per
+        flow; ``edges_s`` not increasing, or before 0 or past the trace's end by more than
+        one sample interval (a rate outside the trace is not measured).
     """
-    edges = [float(e) for e in edges_s]
-    if len(edges) < 2 or any(b <= a for a, b in itertools.pairwise(edges)):
-        raise ValueError(f"edges_s must be increasing with at least 2 values, got {edges_s!r}")
-    out = []
-    for a, b in itertools.pairwise(edges):
-        idx = np.array(
-            [j for j in range(len(start_s)) if start_s[j] <= a + 1e-9 and stop_s[j] >= b - 1e-9],
-            dtype=np.intp,
+    t = _sample_times("t_s", t_s)
+    d = as_float_array("delivered_pkts", delivered_pkts)
+    if t.size < 2 or d.ndim != 2 or d.shape[1] != t.size:
+        raise ValueError(
+            f"delivered_pkts must have shape (n flows, {t.size}): one row per flow, one column "
+            f"per sample of t_s (at least 2), got shape {d.shape}"
         )
-        out.append((idx, _window_rates(t_s, np.asarray(delivered_pkts)[idx], a, b)))
+    n = d.shape[0]
+    starts = as_float_array("start_s", start_s)
+    stops = as_float_array("stop_s", stop_s, finite=False)
+    for name, v in (("start_s", starts), ("stop_s", stops)):
+        if v.shape != (n,) or np.isnan(v).any():
+            raise ValueError(
+                f"{name} must give one time (not NaN) per flow of delivered_pkts ({n}), got "
+                f"{v.tolist()!r}"
+            )
+    e = as_float_array("edges_s", edges_s)
+    if e.ndim != 1 or e.size < 2 or np.any(np.diff(e) <= 0):
+        raise ValueError(f"edges_s must be increasing with at least 2 values, got {edges_s!r}")
+    # the counts are since 0 s (the run's start); past the last sample, one sample
+    # interval is the trace's own resolution (a run sampled just short of its end)
+    end = float(t[-1] + (t[-1] - t[-2]))
+    if e[0] < 0.0 or e[-1] > end + 1e-9 * max(1.0, end):  # (rounding of the interval)
+        raise ValueError(
+            f"edges_s must lie in [0, {end:g}] s: from the run's start to the trace's last "
+            f"sample t_s[-1] = {t[-1]:g} s plus one sample interval, got {e[0]:g} to {e[-1]:g} s"
+        )
+    out = []
+    for a, b in itertools.pairwise(e.tolist()):
+        idx = np.flatnonzero((starts <= a + 1e-9) & (stops >= b - 1e-9)).astype(np.intp)
+        out.append((idx, _window_rates(t, d[idx], a, b)))
     return out
 
 
@@ -263,13 +294,18 @@ def _check_window(duration_s: float, measure_from_s: float) -> tuple[float, floa
     return T, m0
 
 
+def _listed(name: str, value: Any, what: str) -> list[Any]:
+    """``value`` as a list: a sequence of ``what``, never a string (whose characters would
+    be read one by one) nor a single value."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        got = f"the string {value!r}" if isinstance(value, str | bytes) else repr(value)
+        raise TypeError(f"{name} must be a sequence of {what}, got {got}")
+    return list(value)
+
+
 def _check_algorithms(name: str, algorithms: Sequence[str]) -> list[str]:
     """Registry names, at least one (a misspelled law is no "no ODE right-hand side" row)."""
-    if isinstance(algorithms, str):
-        raise TypeError(
-            f"{name} must be a sequence of algorithm names, got the string {algorithms!r}"
-        )
-    out = [check_choice(name, a, ALGORITHMS) for a in algorithms]
+    out = [check_choice(name, a, ALGORITHMS) for a in _listed(name, algorithms, "algorithm names")]
     if not out:
         raise ValueError(f"{name} must name at least one algorithm of {', '.join(ALGORITHMS)}")
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -30,6 +31,7 @@ from . import (
     _check_engine,
     _check_window,
     _jain_or_nan,
+    _listed,
     _ode,
     _packet_base_rtts,
     _packet_delivered,
@@ -83,13 +85,14 @@ def thesis_two_flow_study(
         errors: Boutremans–Le Boudec); ``doc_jain`` (NaN for x2 not in the table).
     """
     engine = _check_engine(packet_engine)
+    settings = _listed("settings", settings, "setting names")
     for s in settings:
         check_choice("settings", s, tuple(_THESIS_SETTINGS))
     if not settings:
         raise ValueError(f"settings must list at least one of {', '.join(_THESIS_SETTINGS)}")
     check_choice("queue", queue, ("red", "drop-tail"))
     T, m0 = _check_window(duration_s, measure_from_s)
-    xs = [check_positive("x2_ms", x) for x in x2_ms]
+    xs = [check_positive("x2_ms", x) for x in _listed("x2_ms", x2_ms, "access delays (ms)")]
     if not xs:
         raise ValueError("x2_ms must list at least one access delay, got none")
     rows = []
@@ -178,6 +181,7 @@ def _period_study(
     overrides: dict[str, Any],
     n_points: int,
 ) -> list[dict[str, Any]]:
+    n_points = check_int("n_points", n_points, minimum=2)  # the run's first and last sample
     rows: list[dict[str, Any]] = []
     for algo in algorithms:
         sc = build_scenario(scenario_name, **overrides).with_algorithm(algo)
@@ -215,15 +219,23 @@ def qv_many_flows_study(
 
     Flows C1–C20, C21–C40, C41–C60 start at 0, 100, 200 s and stay 300 s (scenario
     ``qv-many-flows``); the index of a period is over the flows active during all of it.
-    ``flows`` (a multiple of 3) and ``overrides`` (scenario parameters) allow smaller
-    runs; the document's column is filled only for the defaults. Vegas and Quick
-    Vegas use α = 2, β = 4 and FAST α = 100 (the Quick Vegas paper §5); New Reno is modelled as
-    Reno.
+    ``flows`` (a multiple of the number of groups, 3 unless ``groups`` is overridden) and
+    ``overrides`` (scenario parameters) allow smaller runs; the document's column is
+    filled only for the defaults. Vegas and Quick Vegas use α = 2, β = 4 and FAST
+    α = 100 (the Quick Vegas paper §5); New Reno is modelled as Reno. ``packet_engine``:
+    optional packet simulator (:mod:`tcpfluid.fairness`); ``n_points``: the ODE's samples
+    over the run (an integer >= 2).
     """
     n = check_int("flows", flows, minimum=3)
     algorithms = _check_algorithms("algorithms", algorithms)
     engine = _check_engine(packet_engine)
     sc0 = build_scenario("qv-many-flows", flows=n, **overrides)
+    sizes = sorted(Counter(f.start_s for f in sc0.flows).values())
+    if sizes[0] != sizes[-1]:
+        raise ValueError(
+            f"flows must be a multiple of the number of groups ({len(sizes)}), got flows={flows!r} "
+            f"(groups of {', '.join(map(str, sizes))} flows)"
+        )
     T = sc0.duration_s
     # periods between consecutive joins and leaves (0-100-...-500 s for the defaults)
     edges = sorted({0.0, T} | {t for f in sc0.flows for t in (f.start_s, f.stop_s) if t < T})
@@ -256,6 +268,8 @@ def qv_different_rtt_study(
     Runs scenario ``qv-different-rtt``; the paper's Fig. 15 with the groups' delays is
     not in its text, so the RTTs (``rtt1``, ``rtt2``, ``rtt3`` overrides) are the
     scenario's choice and the document column is a reference, not a target.
+    ``packet_engine``: optional packet simulator (:mod:`tcpfluid.fairness`); ``n_points``:
+    the ODE's samples over the run (an integer >= 2).
     """
     algorithms = _check_algorithms("algorithms", algorithms)
     engine = _check_engine(packet_engine)
@@ -354,8 +368,11 @@ def ho_friendliness_study(
     """
     engine = _check_engine(packet_engine)
     T, m0 = _check_window(duration_s, measure_from_s)
-    kinds = [_check_algorithms("pairs", _two("pairs", pair)) for pair in pairs]
-    counts = [_check_mix(m) for m in mixes]
+    kinds = [
+        _check_algorithms("pairs", _two("pairs", pair))
+        for pair in _listed("pairs", pairs, "pairs of algorithm names")
+    ]
+    counts = [_check_mix(m) for m in _listed("mixes", mixes, "pairs of flow counts")]
     if not kinds or not counts:
         raise ValueError(f"pairs and mixes must each list at least one, got {pairs!r}, {mixes!r}")
     rows = []

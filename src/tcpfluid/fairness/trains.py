@@ -13,6 +13,21 @@ from .._validation import as_float_array, check_positive, check_real
 __all__ = ["delivered_pkts", "train_fraction"]
 
 
+def _sample_times(name: str, t_s: Any) -> NDArray[np.float64]:
+    """A trace's sample times: 1-D, finite, >= 0 and non-decreasing (a ValueError naming
+    ``name`` and the first sample out of order)."""
+    t = as_float_array(name, t_s, nonnegative=True)
+    if t.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {t.shape}")
+    if (back := np.flatnonzero(np.diff(t) < 0)).size:
+        i = int(back[0])
+        raise ValueError(
+            f"{name} must be non-decreasing, got {name}[{i + 1}] = {float(t[i + 1])!r} after "
+            f"{name}[{i}] = {float(t[i])!r}"
+        )
+    return t
+
+
 def delivered_pkts(t_s: Any, rates_pps: Any) -> NDArray[np.float64]:
     """Cumulative delivered packets per flow, shape ``(n, k)``, from rates per sample
     interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``.
@@ -23,23 +38,24 @@ def delivered_pkts(t_s: Any, rates_pps: Any) -> NDArray[np.float64]:
     Parameters
     ----------
     t_s
-        Sample times, s, shape ``(k,)``.
+        Sample times, s, shape ``(k,)``: finite, >= 0, non-decreasing.
     rates_pps
-        Each flow's delivery rate over each sample interval, packets/s, shape ``(n, k)``
-        (or ``(k,)`` for one flow).
+        Each flow's delivery rate over each sample interval, packets/s (finite, >= 0),
+        shape ``(n, k)`` (or ``(k,)`` for one flow).
 
     Examples
     --------
     >>> delivered_pkts([1.0, 2.0, 3.0], [[2.0, 2.0, 2.0], [1.0, 3.0, 0.0]]).tolist()
     [[2.0, 4.0, 6.0], [1.0, 4.0, 4.0]]
     """
-    t = np.asarray(t_s, dtype=np.float64)
-    rates = np.asarray(rates_pps, dtype=np.float64)
+    t = as_float_array("t_s", t_s)
+    rates = as_float_array("rates_pps", rates_pps, nonnegative=True)
     if t.ndim != 1 or rates.shape[-1:] != t.shape:
         raise ValueError(
             "t_s must be 1-D and rates_pps must have one value per sample of t_s along its "
             f"last axis, got shapes {t.shape} and {rates.shape}"
         )
+    t = _sample_times("t_s", t)
     dt = np.diff(t, prepend=0.0)
     return np.cumsum(rates * dt, axis=-1)
 
