@@ -207,6 +207,12 @@ def test_jain_index_rejects_negative_and_all_zero() -> None:
         jain_index([1.0, -1.0])
     with pytest.raises(ValueError, match="undefined"):
         jain_index([0.0, 0.0])
+    # every message names this function's own parameter, throughput
+    for bad in ([], [0.0, 0.0], [[]]):
+        with pytest.raises(ValueError, match=r"^throughput must"):
+            jain_index(bad)
+    with pytest.raises(ValueError, match=r"axis must be in \[-1, 0\] for throughput of 1"):
+        jain_index([1.0], axis=3)
 
 
 def test_bandwidth_changes_inside_the_run() -> None:

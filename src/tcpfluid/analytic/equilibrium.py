@@ -34,20 +34,29 @@ def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
     """Jain's fairness index ``(Σx)² / (n Σx²)`` (the Quick Vegas paper, eq. 13).
 
     Of the throughputs ``x`` (>= 0, not all zero) along ``axis``: in ``[1/n, 1]``."""
-    a = as_float_array("x", x, nonnegative=True)
+    return _jain(as_float_array("x", x, nonnegative=True), x, axis, "x")
+
+
+def _jain(
+    a: NDArray[np.float64], x: ArrayLike, axis: int, name: str
+) -> NDArray[np.float64] | float:
+    """Jain's index of ``a`` (the checked array of ``x``, the caller's parameter ``name``)."""
     if isinstance(axis, bool) or not isinstance(axis, int | np.integer):
         raise TypeError(f"axis must be an int, got {axis!r}")
     if a.ndim and not -a.ndim <= axis < a.ndim:
         raise ValueError(
-            f"axis must be in [{-a.ndim}, {a.ndim - 1}] for x of {a.ndim} dimension(s), got {axis}"
+            f"axis must be in [{-a.ndim}, {a.ndim - 1}] for {name} of {a.ndim} dimension(s), "
+            f"got {axis}"
         )
     if a.ndim == 0 or a.shape[axis] == 0:
-        raise ValueError(f"x must hold at least one throughput along axis {axis}, got {x!r}")
+        raise ValueError(f"{name} must hold at least one throughput along axis {axis}, got {x!r}")
     # scaled by the largest throughput along the axis (the index is scale-free): Σx² of
     # 1e308s overflowed to inf (index NaN) and of 1e-200s underflowed to 0
     top = a.max(axis=axis, keepdims=True)
     if np.any(top == 0):
-        raise ValueError("x must not be all zeros: Jain's index is undefined without throughput")
+        raise ValueError(
+            f"{name} must not be all zeros: Jain's index is undefined without throughput"
+        )
     u = a / top
     s = u.sum(axis=axis)
     s2 = (u * u).sum(axis=axis)

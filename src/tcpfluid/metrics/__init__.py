@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_real
-from ..analytic.equilibrium import jain_index as _jain
+from ..analytic.equilibrium import _jain
 
 __all__ = [
     "Event",
@@ -147,7 +147,7 @@ def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
     (1.0, 0.5)
     """
     x = np.atleast_1d(as_float_array("throughput", throughput, nonnegative=True))
-    return np.asarray(_jain(x, axis=axis), dtype=np.float64)
+    return np.asarray(_jain(x, throughput, axis, "throughput"), dtype=np.float64)
 
 
 # the summary of a whole run (defined on the functions above)
