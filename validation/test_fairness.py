@@ -108,6 +108,25 @@ def test_ho_friendliness_reno_takes_most_of_the_buffer() -> None:
     assert row["ode_jain"] < 0.9
 
 
+def test_ho_friendliness_numbers_docs_state_are_the_packet_runs() -> None:
+    # docs/algorithms.md ("tcp-ho", Table 7) prints the packet simulator's Jain index and
+    # mean kb/s of TCP-Ho against Reno and Vegas with the command that gives them: the
+    # page's numbers are this run's, to the digits it prints
+    from pathlib import Path
+
+    st = ho_friendliness_study(
+        pairs=[("tcp-ho", "reno"), ("tcp-ho", "vegas")], mixes=[(10, 10)], packet_engine="packet"
+    )
+    page = Path(__file__).resolve().parents[1] / "docs" / "algorithms.md"
+    text = " ".join(page.read_text(encoding="utf-8").split())
+    for row, other in zip(st.table.itertuples(), ("Reno", "Vegas"), strict=True):
+        stated = (
+            f"with {other} {row.packet_jain:.3f} / "
+            f"{row.packet_mean_kbps_1:.0f}–{row.packet_mean_kbps_2:.0f}"
+        )
+        assert stated in text, f"docs/algorithms.md should state {stated!r}"
+
+
 def test_ho_different_rtt_reno_at_its_fixed_point_vegas_within_its_band() -> None:
     rtts = [0.05, 0.07, 0.09, 0.11, 0.13]
     st = ho_different_rtt_study(rtts)
