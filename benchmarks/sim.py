@@ -40,7 +40,9 @@ Cases
   packet --set duration=T --json`` (a new process each time: imports, kernels loaded from
   the cache, the run, the summary, the JSON), for a short and a long ``T``; the marginal
   rate ``(packets(long) - packets(short)) / (wall(long) - wall(short))`` excludes the
-  start-up; the same with the processes' CPU time (user + system). The shortest of
+  start-up; the same with the processes' CPU time (user + system). Where the long run took
+  no longer than the short one (the start-up's noise hides the run) a rate is printed as
+  "not measurable" and written as ``null``. The shortest of
   ``--repeat`` runs of each length (the trees' runs interleaved, so both see the same
   machine), and the median of the ``--repeat`` pairs' own marginal rates. The long run is
   400 s (about 2 million data packets; ``--cli-long`` sets another, e.g. ``2000s``: the
@@ -223,31 +225,56 @@ def _cli_marginals(
     return {tree: _cli_marginal(counts[tree], pairs[tree]) for tree, _ in trees}
 
 
+def _rate(packets: int, seconds: float) -> float | None:
+    """``packets / seconds``, or ``None`` (not measurable) where the long run took no
+    longer than the short one (``seconds <= 0``: the start-up's noise hides the run)."""
+    return packets / seconds if seconds > 0 else None
+
+
 def _cli_marginal(counts: tuple[int, int], pairs: list[Any]) -> dict[str, Any]:
     """The marginal rates from the packet counts of the short and long run and the
-    ``((wall, cpu) short, (wall, cpu) long)`` of each pair of runs."""
+    ``((wall, cpu) short, (wall, cpu) long)`` of each pair of runs; a rate is ``None``
+    (not measurable, :func:`_rate`) where the long run was no slower than the short one."""
     n_short, n_long = counts
     w_short = min(p[0][0] for p in pairs)
     w_long = min(p[1][0] for p in pairs)
     c_short = min(p[0][1] for p in pairs)
     c_long = min(p[1][1] for p in pairs)
-    rate = (n_long - n_short) / (w_long - w_short) if w_long > w_short else float("inf")
-    cpu_rate = (n_long - n_short) / (c_long - c_short) if c_long > c_short else float("inf")
-    own = sorted(
-        (n_long - n_short) / (p[1][0] - p[0][0]) if p[1][0] > p[0][0] else float("inf")
-        for p in pairs
-    )
+    # the pairs' own rates, a pair that is not measurable ranked above every rate
+    own = sorted((p[1][0] - p[0][0] for p in pairs), key=lambda dt: -dt if dt > 0 else 0.0)
     return {
-        "median_pair_packets_per_s": own[len(own) // 2],
+        "median_pair_packets_per_s": _rate(n_long - n_short, own[len(own) // 2]),
         "short_s": w_short,
         "long_s": w_long,
         "short_cpu_s": c_short,
         "long_cpu_s": c_long,
         "packets_short": n_short,
         "packets_long": n_long,
-        "marginal_packets_per_s": rate,
-        "marginal_packets_per_cpu_s": cpu_rate,
+        "marginal_packets_per_s": _rate(n_long - n_short, w_long - w_short),
+        "marginal_packets_per_cpu_s": _rate(n_long - n_short, c_long - c_short),
     }
+
+
+def _per_s(rate: float | None, unit: str = "packets/s") -> str:
+    """A rate as printed: ``"not measurable"`` for ``None``."""
+    return "not measurable" if rate is None else f"{rate:,.0f} {unit}"
+
+
+def _cli_line(tree: str, m: dict[str, Any]) -> str:
+    """The printed line of one tree's end-to-end figures (:func:`_cli_marginal`)."""
+    return (
+        f"{'cli/qv-basic/vegas':<28} {tree:<9} {m['short_s']:>7.2f} s / "
+        f"{m['long_s']:>7.2f} s for {m['packets_short']:,} / {m['packets_long']:,} "
+        f"packets: marginal {_per_s(m['marginal_packets_per_s'])} "
+        f"(CPU {m['short_cpu_s']:.2f} s / {m['long_cpu_s']:.2f} s: "
+        f"{_per_s(m['marginal_packets_per_cpu_s'], 'packets per CPU s')}; median of the "
+        f"pairs' own: {_per_s(m['median_pair_packets_per_s'])})"
+    )
+
+
+def _ratio(new: float | None, reference: float | None) -> str:
+    """``new / reference`` as printed, ``"not measurable"`` where either is ``None``."""
+    return "not measurable" if new is None or reference is None else f"{new / reference:.2f}x"
 
 
 def main() -> None:
@@ -349,20 +376,13 @@ def main() -> None:
         long = args.cli_long or long
         print(f"\nend to end: tcpfluid simulate qv-basic -a vegas -e packet --json, "
               f"duration {short} and {long}")  # fmt: skip
-        rates: dict[str, float] = {}
-        cpu_rates: dict[str, float] = {}
+        rates: dict[str, float | None] = {}
+        cpu_rates: dict[str, float | None] = {}
         marginals = _cli_marginals(trees, short, long, args.repeat)
         for tree, _src in trees:
             m = marginals[tree]
             rates[tree] = m["marginal_packets_per_s"]
-            print(
-                f"{'cli/qv-basic/vegas':<28} {tree:<9} {m['short_s']:>7.2f} s / "
-                f"{m['long_s']:>7.2f} s for {m['packets_short']:,} / {m['packets_long']:,} "
-                f"packets: marginal {m['marginal_packets_per_s']:,.0f} packets/s "
-                f"(CPU {m['short_cpu_s']:.2f} s / {m['long_cpu_s']:.2f} s: "
-                f"{m['marginal_packets_per_cpu_s']:,.0f} packets per CPU s; median of the "
-                f"pairs' own: {m['median_pair_packets_per_s']:,.0f} packets/s)"
-            )
+            print(_cli_line(tree, m))
             cpu_rates[tree] = m["marginal_packets_per_cpu_s"]
             for key in (
                 "marginal_packets_per_s",
@@ -373,12 +393,12 @@ def main() -> None:
                 records.append({"name": name, "tree": tree, "value": m[key], "unit": "packets/s"})
         if "reference" in rates:
             print(
-                f"{'':<28} {'speed-up':<9} {rates['new'] / rates['reference']:>10.2f}x wall, "
-                f"{cpu_rates['new'] / cpu_rates['reference']:.2f}x CPU"
+                f"{'':<28} {'speed-up':<9} {_ratio(rates['new'], rates['reference']):>11} "
+                f"wall, {_ratio(cpu_rates['new'], cpu_rates['reference'])} CPU"
             )
     print(f"load average after: {os.getloadavg()[0]:.2f} (1 min)")
     for rec in records:
-        print(json.dumps(rec))
+        print(json.dumps(rec, allow_nan=False))  # strict JSON: a rate not measurable is null
 
 
 if __name__ == "__main__":
