@@ -12,17 +12,22 @@ change judged on the seeds it was measured on, without running the packets again
 Each scenario is drawn from ``--seed`` (same seed, same scenarios, same figures): every
 law of :data:`tcpfluid.algorithms.registry.ALGORITHMS` in turn as the scenario's law (a
 quarter of the scenarios mix it with a second law, flow by flow), 1-50 flows, a bottleneck
-of 1 Mb/s-1 Gb/s, base RTTs of 5-400 ms (a third of the scenarios give every flow its own,
-up to 4 times the first flow's and at most 400 ms), a buffer of 0.1-10 bandwidth-delay
-products or none (a quarter, except with Reno, whose window grows without bound when
-nothing is lost), RED on a fifth, and at most two changes: a constant-bit-rate step (20-60 %
-of the bottleneck from a third to two thirds of the run), flows joining at a third, flows
-leaving at two thirds. The packet simulator (with the scenario's seed), the round
-model and the hybrid model run it (the engine ``"ode"`` runs the hybrid model too, so it
-is not run again; ``--classical`` adds the classical continuous-time model); an engine
-that refuses it (a ``ValueError``: a feature it does not model) is *refused*, listed
-apart, never counted as agreeing; one that raises anything else, or a ``ValueError``
-while its output is summarised, *failed*.
+of 1 Mb/s-1 Gb/s, two-way propagation delays ("RTTs") of 5-400 ms (a third of the
+scenarios give every flow its own, up to 4 times the first flow's and at most 400 ms), a
+buffer of 0.1-10 bandwidth-delay products or none (a quarter, except with Reno, whose
+window grows without bound when nothing is lost; the buffer is that multiple of the first
+flow's propagation BDP rounded to whole packets, at least 2), RED on a fifth of the
+scenarios whose buffer is finite and of at least 8 packets (about 15 % of all), and at most
+two changes: a constant-bit-rate step (20-60 % of the bottleneck from a third to two thirds
+of the run), flows joining at a third, flows leaving at two thirds. A scenario's
+description, class and regimes are read from the built scenario (:func:`built_figures`:
+its flows' base RTTs, which add a packet's and an ACK's transmission to the propagation,
+and its buffer over μ times the shortest base RTT), not from the values drawn. The packet
+simulator (with the scenario's seed), the round model and the hybrid model run it (the
+engine ``"ode"`` runs the hybrid model too, so it is not run again; ``--classical`` adds
+the classical continuous-time model); an engine that refuses it (a ``ValueError``: a
+feature it does not model) is *refused*, listed apart, never counted as agreeing; one that
+raises anything else, or a ``ValueError`` while its output is summarised, *failed*.
 
 The packet simulator's own reproducibility (``--packet-repeat``)
 ----------------------------------------------------------------
@@ -75,7 +80,10 @@ See the table printed by the script (``TOLERANCES`` below, with the reasons). On
 comparison per (scenario, engine, quantity): for per-flow quantities, the worst flow.
 Jain's index is shown, not judged (judged: the per-flow shares, which it summarises and
 which can fail where it does not). A settled value or time that exists in one engine
-and not the other differs; one that exists in neither is counted apart ("neither").
+and not the other differs; where no flow (or change) has it in either run (nothing
+settled in either) it is counted apart ("neither"). Where there is nothing to compare
+(:data:`NOT_COMPARED`: the share of a lone flow, 1 in every engine; the convergence time
+of a scenario without a change) no comparison is made or counted.
 
 Output: the tolerance table; agreement per engine, per quantity × engine, per law ×
 engine, per class (:data:`CLASSES`: one flow; several flows with windows and a buffer of
@@ -85,7 +93,10 @@ the fluid engines' agreement where the repeat agrees with the packet run and whe
 (and, where it agrees, per quantity and per law: the fluid engines' own errors);
 the refused and failed runs; the fluid engines' worst comparisons (scenario, quantity,
 values).
-``--json`` writes every scenario, value and comparison.
+``--json`` writes every scenario, value and comparison; each run's ``scenario_toml`` is its
+scenario as a scenario file (:func:`tcpfluid.scenarios.scenario_to_toml`): write it to
+``case.toml`` and ``python -m tcpfluid simulate case.toml -e packet --seed SEED`` runs the
+packet run again (``draw_case(index, seed).scenario`` builds it too).
 """
 
 from __future__ import annotations
@@ -108,7 +119,8 @@ import numpy as np
 import tcpfluid
 from tcpfluid.algorithms.registry import ALGORITHMS
 from tcpfluid.engines import ENGINES
-from tcpfluid.scenarios import Scenario, rtt_dumbbell
+from tcpfluid.scenarios import Scenario, rtt_dumbbell, scenario_to_toml
+from tcpfluid.scenarios.files import scenario_from_toml
 from tcpfluid.sim import JITTER_PACKET_TIMES, JITTER_RTT_FRACTION, start_jitter
 
 PACKET = "packet"
@@ -138,19 +150,23 @@ PACKET_BUDGET = 25e6
 PACKET_BYTES = 1000.0
 
 #: quantity -> (relative tolerance, absolute part, reason); the absolute part of a time is
-#: in RTTs of the scenario's longest base RTT
+#: in RTTs of the longest RTT drawn for the scenario's flows (its two-way propagation delay,
+#: :attr:`Case.rtt_max_s`; a flow's base RTT adds a packet's and an ACK's transmission)
 TOLERANCES: dict[str, tuple[float, float, str]] = {
     "throughput share": (
         0.10,
         0.0,
-        "each flow's share of the flows' delivered packets (worst flow): the split of the "
-        "link is what a fluid model is used to predict; 10 % of the packet share",
+        "each flow's throughput (its delivered packets over its own active time) as a share "
+        "of the sum of the flows' throughputs (worst flow): the split of the link is what a "
+        "fluid model is used to predict; 10 % of the packet share",
     ),
     "settled window": (
         0.10,
         0.0,
-        "each flow's window settled before the first change (tail mean; worst flow): 10 % "
-        "covers a law's cycle (±1-2 packets) and packet ACK-clock noise at windows > 20",
+        "each flow's window settled in its first segment, from its start to the first "
+        "change after it, its stop or the end (a joiner's: from its join on; tail mean; "
+        "worst flow): 10 % covers a law's cycle (±1-2 packets) and packet ACK-clock noise "
+        "at windows > 20",
     ),
     "utilization": (
         0.10,
@@ -173,6 +189,17 @@ TOLERANCES: dict[str, tuple[float, float, str]] = {
 }
 #: shown, not judged
 SHOWN = ("jain index",)
+#: where a quantity has nothing to compare (:func:`nothing_to_compare`): no comparison is
+#: made and none is counted
+NOT_COMPARED = (
+    "the throughput share where one flow is the only one ever active (1 in every engine)",
+    "the convergence time of a scenario without a change (there is none)",
+)
+#: what a cell's counts beside agree/compared are
+COUNTED_APART = (
+    "'neither': no flow (or change) has the value in either run, nothing settled in either",
+    "'capped': a settling quantity of a run shortened to the packet budget, not compared",
+)
 #: the quantities with one value per flow (per change: the convergence time)
 _PER_ITEM = ("throughput share", "settled window", "convergence time")
 
@@ -277,22 +304,46 @@ def draw_case(index: int, seed: int) -> Case:
         "flows": n,
         "laws": sorted(set(laws)),
         "rate_Mbps": rate_bps / 1e6,
-        "rtt_ms": [round(r * 1e3, 3) for r in sorted(set(rtts))][:4],
-        "rtt_values": len(set(rtts)),
-        "rtt_max_ms": rtt_max * 1e3,
-        "bdp_pkts": bdp,
-        "buffer": "inf" if math.isinf(buffer_pkts) else f"{buffer_pkts:g} pkts ({buf_bdp:.2g} BDP)",
         "red": red,
         "cbr_share": cbr_share,
         "joins": len(joiners),
         "leaves": len(leavers),
         "duration_s": duration,
         "capped": capped,
-        "bdp_per_flow_pkts": bdp / n,
-        "buffer_bdp": buf_bdp,
         "unequal_rtt": unequal,
+        **built_figures(sc),
     }
     return Case(index, seed, sc, law, laws, rtt_max, capped, spec)
+
+
+#: the fields of a run's ``spec`` that are the draw's own choices (not read from the built
+#: scenario): what ``--rerun`` checks a file that stores no scenario file against
+DRAWN_FIELDS = (
+    "flows", "laws", "rate_Mbps", "red", "cbr_share", "joins", "leaves", "duration_s",
+    "capped", "unequal_rtt",
+)  # fmt: skip
+
+
+def built_figures(sc: Scenario) -> dict[str, Any]:
+    """What the description and the classes read of a scenario, from the built scenario
+    (not the values drawn for it): its flows' base RTTs d (:meth:`Scenario.base_rtt_s`: the
+    propagation both ways plus a packet's and an ACK's transmission on every link); the
+    bandwidth-delay product μd over the shortest of them (the first flow's: the others are
+    drawn at or above its propagation); the bottleneck's buffer (the drawn multiple of the
+    BDP, rounded to whole packets and at least 2) and that buffer over μd."""
+    rtts = [sc.base_rtt_s(f) for f in sc.flows]
+    bottleneck = sc.link("R1-R2")
+    bdp = bottleneck.rate_bps / (8.0 * sc.packet_size_bytes) * min(rtts)
+    buf = bottleneck.buffer_pkts
+    return {
+        "rtt_ms": [round(r * 1e3, 3) for r in sorted(set(rtts))][:4],
+        "rtt_values": len(set(rtts)),
+        "rtt_max_ms": max(rtts) * 1e3,
+        "bdp_pkts": bdp,
+        "buffer": "inf" if math.isinf(buf) else f"{buf:g} pkts ({buf / bdp:.2g} BDP)",
+        "bdp_per_flow_pkts": bdp / len(rtts),
+        "buffer_bdp": buf / bdp,
+    }
 
 
 def describe(c: Case) -> str:
@@ -443,21 +494,29 @@ def run_case(index: int, seed: int, engines: Sequence[str] | None = None) -> dic
     """Draw scenario ``index`` and run it on the packet engine and ``engines`` (default
     :data:`FLUID_ENGINES`; one task of the pool)."""
     case = draw_case(index, seed)
-    out: dict[str, Any] = {
-        "index": index,
-        "law": case.law,
-        "mixed": len(set(case.laws)) > 1,
-        "describe": describe(case),
-        "spec": case.spec,
-        "rtt_max_s": case.rtt_max_s,
-        "engines": {},
-    }
+    out: dict[str, Any] = {**run_record(case), "engines": {}}
     for eng in (PACKET, *(FLUID_ENGINES if engines is None else engines)):
         if eng == NS2:
             _ns2_runs(case, out, out["engines"].get(PACKET))
             continue
         out["engines"][eng] = run_engine(case, eng)
     return out
+
+
+def run_record(case: Case) -> dict[str, Any]:
+    """What a run stores of its scenario: index, law, description, ``spec``, the longest
+    drawn RTT and, as ``scenario_toml``, the scenario file
+    (:func:`tcpfluid.scenarios.scenario_to_toml`) that :func:`tcpfluid.load_scenario`
+    builds the same scenario from."""
+    return {
+        "index": case.index,
+        "law": case.law,
+        "mixed": len(set(case.laws)) > 1,
+        "describe": describe(case),
+        "spec": case.spec,
+        "rtt_max_s": case.rtt_max_s,
+        "scenario_toml": scenario_to_toml(case.scenario),
+    }
 
 
 def run_engine(case: Case, eng: str) -> dict[str, Any]:
@@ -488,21 +547,42 @@ def run_engine(case: Case, eng: str) -> dict[str, Any]:
     return entry
 
 
-def rerun_case(index: int, seed: int, engines: Sequence[str]) -> tuple[str, dict[str, Any]]:
+def rerun_case(index: int, seed: int, engines: Sequence[str]) -> dict[str, Any]:
     """Draw scenario ``index`` of ``seed`` again and run ``engines`` on it (``--rerun``; one
-    task of the pool): its description, to check the draw is the stored one, and each
-    engine's entry."""
+    task of the pool): each engine's entry."""
     case = draw_case(index, seed)
-    return describe(case), {eng: run_engine(case, eng) for eng in engines}
+    return {eng: run_engine(case, eng) for eng in engines}
+
+
+def drawn_as_stored(run: dict[str, Any], case: Case) -> bool:
+    """Whether ``case`` (this tree's draw of the stored run's seed and index) is the
+    stored ``run``'s scenario: the scenario its ``scenario_toml`` builds; for a run stored
+    without one, the draw's own choices in its ``spec`` (:data:`DRAWN_FIELDS`)."""
+    text = run.get("scenario_toml")
+    if text is not None:
+        return bool(scenario_from_toml(text) == case.scenario)
+    return all(run["spec"].get(k) == case.spec[k] for k in DRAWN_FIELDS)
 
 
 def _rel(a: float, b: float) -> float:
     return abs(a - b) / abs(b) if b != 0 else (0.0 if a == b else math.inf)
 
 
+def nothing_to_compare(quantity: str, pairs: Sequence[tuple[Any, Any]]) -> bool:
+    """Whether ``quantity``, its (packet, fluid) values ``pairs`` (one per flow or change),
+    is no comparison (:data:`NOT_COMPARED`): the throughput share of a lone flow, 1 in every
+    engine by definition (in the draw any two flows are active together: joiners start
+    before leavers stop, and no flow does both), or a convergence time where the scenario
+    has no change (no item at all)."""
+    return not pairs or (quantity == "throughput share" and len(pairs) == 1)
+
+
 def compare(run: dict[str, Any], eng: str) -> list[dict[str, Any]]:
     """The comparisons of engine ``eng`` against the packets on one scenario (none if it
-    was not run)."""
+    was not run; none for a quantity with nothing to compare, :func:`nothing_to_compare`).
+    Verdicts: "agree"/"differ" (the worst flow or change against its tolerance; a value
+    one run has and the other lacks differs), "neither" (no flow or change has the value in
+    either run: nothing settled), "capped" (a settling quantity of a capped run)."""
     reference = NS2_PACKET if eng == NS2 else PACKET
     pk = run["engines"].get(reference, {"status": "not run"})
     fl = run["engines"].get(eng, {"status": "not run"})
@@ -515,12 +595,14 @@ def compare(run: dict[str, Any], eng: str) -> list[dict[str, Any]]:
     for q, (rel, abs_rtts, _) in TOLERANCES.items():
         if q not in f:  # a quantity this engine does not report (ns-2's agents)
             continue
+        pv, fv = p[q], f[q]
+        pairs = list(zip(pv, fv, strict=True)) if isinstance(pv, list) else [(pv, fv)]
+        if nothing_to_compare(q, pairs):
+            continue
         settling = q in ("settled window", "time to equilibrium", "convergence time")
         if capped and settling:
             out.append({"quantity": q, "verdict": "capped"})
             continue
-        pv, fv = p[q], f[q]
-        pairs = list(zip(pv, fv, strict=True)) if isinstance(pv, list) else [(pv, fv)]
         abs_tol = abs_rtts * rtt
         worst: dict[str, Any] | None = None
         verdict = "neither"
@@ -714,6 +796,8 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
         )
     )
     out.append(f"shown, not judged: {', '.join(SHOWN)}")
+    out.append(f"not compared, in no count (nothing to compare): {'; '.join(NOT_COMPARED)}")
+    out.append(f"counted apart: {'; '.join(COUNTED_APART)}")
     out.append("")
     out.append("Agreement per engine (agree/compared):")
     out.append(_table(eng_head, [["all", *(cell((e, "*", "*")) for e in engines)]]))
@@ -854,44 +938,58 @@ def _agreeing(verdicts: Sequence[str]) -> str:
 def rerun(paths: Sequence[str], jobs: int) -> list[dict[str, Any]]:
     """``--rerun``: the stored ``--json`` outputs at ``paths`` with each scenario's
     :data:`FLUID_ENGINES` run again by this tree (their packet runs, and the packets'
-    repeat and ns-2's where stored, kept); prints each comparison whose verdict moved and
-    each file's counts before and after. A scenario the seed no longer draws as stored
-    (the generator changed since) stops it: its packet run would judge another scenario."""
+    repeat and ns-2's where stored, kept) and judged against the stored packet runs; an
+    engine a file was run without (the classical model, ``--classical``) is run and judged
+    the same way, with no count before. Prints each comparison whose verdict moved (and
+    each run whose status moved) and each file's counts before and after. Each run's
+    record (:func:`run_record`: description, classes, scenario file) becomes this tree's.
+    A scenario the seed no longer draws as stored (:func:`drawn_as_stored`: the generator
+    changed since) stops it before anything runs: its packet run would judge another
+    scenario."""
     payloads = [stored_runs(p, "--rerun") for p in paths]
     tasks = [(k, p["seed"], run) for k, p in enumerate(payloads) for run in p["runs"]]
+    for _, seed, run in tasks:
+        case = draw_case(run["index"], seed)
+        if not drawn_as_stored(run, case):
+            raise SystemExit(
+                f"--rerun: seed {seed} draws scenario {run['index']} as {describe(case)!r}, "
+                f"stored as {run['describe']!r}: the draw changed since the file was written"
+            )
+        run.update(run_record(case))
     args = [(run["index"], seed, FLUID_ENGINES) for _, seed, run in tasks]
     if jobs == 1:
         got = [rerun_case(*a) for a in args]
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             got = list(pool.map(rerun_case, *zip(*args, strict=True)))
-    before: dict[tuple[int, str], list[str]] = defaultdict(list)  # (file, engine)
-    for (k, seed, run), (drawn, entries) in zip(tasks, got, strict=True):
-        if drawn != run["describe"]:
-            raise SystemExit(
-                f"--rerun: seed {seed} draws scenario {run['index']} as {drawn!r}, stored as "
-                f"{run['describe']!r}: the draw changed since the file was written"
-            )
-        old = {eng: compare(run, eng) for eng in FLUID_ENGINES}
+    before: dict[tuple[int, str], list[str]] = {}  # (file, engine): verdicts
+    for (k, seed, run), entries in zip(tasks, got, strict=True):
+        stored = {e: run["engines"][e] for e in FLUID_ENGINES if e in run["engines"]}
+        old = {eng: compare(run, eng) for eng in stored}
         run["engines"] = {**run["engines"], **entries}
-        for eng in FLUID_ENGINES:
-            before[(k, eng)] += [c["verdict"] for c in old[eng]]
-            for was, now in zip(old[eng], compare(run, eng), strict=True):
-                if was["verdict"] != now["verdict"]:
+        for eng, was_entry in stored.items():
+            before.setdefault((k, eng), []).extend(c["verdict"] for c in old[eng])
+            where = f"  seed {seed} {run['describe']}: {eng}"
+            if was_entry["status"] != entries[eng]["status"]:
+                print(f"{where} {was_entry['status']} -> {entries[eng]['status']}")
+            now = {c["quantity"]: c for c in compare(run, eng)}
+            for was in old[eng]:
+                c = now.get(was["quantity"])
+                if c is not None and c["verdict"] != was["verdict"]:
                     print(
-                        f"  seed {seed} {run['describe']}: {eng} {now['quantity']} "
-                        f"{was['verdict']} -> {now['verdict']} (packet "
-                        f"{_fmt(now.get('packet'))}, before {_fmt(was.get('fluid'))}, now "
-                        f"{_fmt(now.get('fluid'))})"
+                        f"{where} {c['quantity']} {was['verdict']} -> {c['verdict']} (packet "
+                        f"{_fmt(c.get('packet'))}, before {_fmt(was.get('fluid'))}, now "
+                        f"{_fmt(c.get('fluid'))})"
                     )
     for k, (path, payload) in enumerate(zip(paths, payloads, strict=True)):
-        seed = payload["seed"]
         moved = [
-            f"{eng} {_agreeing(before[(k, eng)])} -> "
+            f"{eng} "
+            + (_agreeing(before[(k, eng)]) if (k, eng) in before else "not run")
+            + " -> "
             + _agreeing([c["verdict"] for run in payload["runs"] for c in compare(run, eng)])
             for eng in FLUID_ENGINES
         ]
-        print(f"{path} (seed {seed}): {'; '.join(moved)}")
+        print(f"{path} (seed {payload['seed']}): {'; '.join(moved)}")
     return payloads
 
 

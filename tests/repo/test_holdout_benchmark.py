@@ -308,10 +308,177 @@ def test_rerun_runs_the_fluid_engines_again_against_the_stored_packet_run(
 
 
 def test_rerun_refuses_a_scenario_the_seed_no_longer_draws(holdout: Any, tmp_path: Path) -> None:
-    stored = holdout.run_case(2, 1, ())  # the packet run only
-    stored["describe"] = stored["describe"].replace("quick-vegas", "vegas")
+    stored = holdout.run_case(2, 1, ())  # the packet run only: six Quick Vegas flows
+    # its stored scenario file says Vegas: another scenario than the seed's
+    stored["scenario_toml"] = stored["scenario_toml"].replace("quick-vegas", "vegas")
+    path, _ = _rerun_files(holdout, tmp_path, stored)
+    with pytest.raises(SystemExit, match="the draw changed since the file was written"):
+        holdout.main(["--rerun", path, "--jobs", "1"])
+    # a file written before runs stored their scenario file: the draw's own choices
+    del stored["scenario_toml"]
+    stored["spec"] = {**stored["spec"], "laws": ["vegas"]}
     path, _ = _rerun_files(holdout, tmp_path, stored)
     with pytest.raises(SystemExit, match="the draw changed since the file was written"):
         holdout.main(["--rerun", path, "--jobs", "1"])
     with pytest.raises(SystemExit, match=r"--rerun: .* is not a hold-out --json output"):
         holdout.main(["--rerun", str(tmp_path / "missing.json"), "--jobs", "1"])
+
+
+def test_rerun_with_classical_runs_it_on_a_file_stored_without_it(
+    holdout: Any, tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    import copy
+    import json
+
+    # --classical adds the engine to the module's list: put the list back afterwards
+    monkeypatch.setattr(holdout, "FLUID_ENGINES", holdout.FLUID_ENGINES)
+    # scenario 16 of seed 1: two Vegas flows (a law the classical model has), RED, 5 s
+    fresh = holdout.run_case(16, 1, (*holdout.FLUID_ENGINES, holdout.CLASSICAL))
+    assert fresh["engines"][holdout.CLASSICAL]["status"] == "ok"
+    stored = copy.deepcopy(fresh)
+    del stored["engines"][holdout.CLASSICAL]
+    # written before runs stored their scenario file, with the description and spec of
+    # then (from the drawn propagation RTT and buffer multiple): the draw's own choices match
+    stored.pop("scenario_toml", None)
+    stored["describe"] = "#16 vegas x2, 17.2 Mb/s, RTT 5.58 ms, buf 73 pkts (6.1 BDP), RED, 5 s"
+    old = {"rtt_ms": [5.579], "rtt_max_ms": 5.5787, "bdp_pkts": 11.979, "buffer_bdp": 6.0617}
+    stored["spec"] = {**stored["spec"], **old, "buffer": "73 pkts (6.1 BDP)"}
+    path, out = _rerun_files(holdout, tmp_path, stored)
+    assert holdout.main(["--rerun", path, "--classical", "--jobs", "1", "--json", out]) == 0
+    printed = capsys.readouterr().out
+    verdicts = [c["verdict"] for c in holdout.compare(fresh, holdout.CLASSICAL)]
+    counted = sum(v in ("agree", "differ") for v in verdicts)
+    assert counted == 4  # two flows, no change: no convergence time (module docstring)
+    assert f"{holdout.CLASSICAL} not run -> {verdicts.count('agree')}/{counted}" in printed
+    again = json.loads(Path(out).read_text())["runs"][0]
+    # judged against the stored packet run; the run's record is this tree's draw's
+    assert again["engines"]["packet"] == json.loads(json.dumps(fresh["engines"]["packet"]))
+    classical = fresh["engines"][holdout.CLASSICAL]["values"]
+    assert again["engines"][holdout.CLASSICAL]["values"] == json.loads(json.dumps(classical))
+    assert again["describe"] == fresh["describe"] and again["spec"] == fresh["spec"]
+    assert again["scenario_toml"] == fresh["scenario_toml"]
+
+
+def test_a_lone_flows_share_and_the_convergence_of_no_change_are_not_compared(
+    holdout: Any,
+) -> None:
+    one = {
+        "throughput share": [1.0],
+        "settled window": [100.0],
+        "time to equilibrium": 10.0,
+        "convergence time": [],
+    }
+    run = _run(one, one)
+    run["spec"].update(flows=1, bdp_per_flow_pkts=50.0, buffer_bdp=1.0)
+    run["spec"].update(red=False, unequal_rtt=False, cbr_share=0.0, joins=0, leaves=0)
+    run.update(index=0, law="vegas", mixed=False, describe="#0 vegas x1")
+    # the three other quantities agree (equal values); the share of one flow is 1 in every
+    # engine and there is no change: nothing to compare, no verdict
+    assert _verdicts(holdout, run) == {
+        "settled window": "agree",
+        "utilization": "agree",
+        "time to equilibrium": "agree",
+    }
+    s = holdout.summarise_runs([run])
+    assert s["counts"][("rounds", "*", "*")] == [3, 0, 0, 0]
+    assert ("rounds", "throughput share", "*") not in s["counts"]
+    assert ("rounds", "convergence time", "*") not in s["counts"]
+    # capped, the same: no "capped" convergence time where there is none
+    run["spec"]["capped"] = True
+    assert _verdicts(holdout, run) == {
+        "settled window": "capped",
+        "utilization": "agree",
+        "time to equilibrium": "capped",
+    }
+    # "neither": a change after which neither run settled; one run settled: differs
+    run["spec"]["capped"] = False
+    run["engines"]["packet"]["values"]["convergence time"] = [None, None]
+    run["engines"]["rounds"]["values"]["convergence time"] = [None, None]
+    assert _verdicts(holdout, run)["convergence time"] == "neither"
+    run["engines"]["rounds"]["values"]["convergence time"] = [None, 2.0]
+    assert _verdicts(holdout, run)["convergence time"] == "differ"
+    # the tables say what is not compared
+    text = holdout.report([run], holdout.summarise_runs([run]))
+    assert "not compared, in no count (nothing to compare): the throughput share where" in text
+    assert "'neither': no flow (or change) has the value in either run" in text
+
+
+def _base_rtt_by_hand(sc: Any, flow: Any) -> float:
+    """Quick Vegas paper eq. 5 written out: each link's delay both ways, a data packet's
+    transmission on the forward links, an ACK's on the reverse ones."""
+    fwd = sum(sc.link(n).delay_s + 8.0 * sc.packet_size_bytes / sc.link(n).rate_bps
+              for n in flow.forward)  # fmt: skip
+    rev = sum(sc.link(n).delay_s + 8.0 * sc.ack_size_bytes / sc.link(n).rate_bps
+              for n in flow.reverse)  # fmt: skip
+    return fwd + rev
+
+
+def test_the_description_and_classes_read_the_built_scenario(holdout: Any) -> None:
+    # seed 89's scenario 3: 43 TCP-Ho flows on 1.2 Mb/s, a propagation RTT of 6.05 ms and
+    # a 2-packet buffer, as drawn when these were described from the drawn values (the
+    # draw must not change)
+    case = holdout.draw_case(3, 89)
+    sc = case.scenario
+    assert len(sc.flows) == 43 and {f.algorithm for f in sc.flows} == {"tcp-ho"}
+    propagation = sum(2.0 * sc.link(n).delay_s for n in sc.flows[0].forward)
+    assert propagation == pytest.approx(6.05e-3, abs=0.005e-3)
+    assert sc.link("R1-R2").buffer_pkts == 2.0
+    # the base RTT adds a packet's transmission at 1.2 Mb/s, 6.7 ms, and more
+    rtt = _base_rtt_by_hand(sc, sc.flows[0])
+    assert rtt == pytest.approx(14.4e-3, abs=0.05e-3)
+    mu = sc.link("R1-R2").rate_bps / 8000.0
+    assert f"RTT {rtt * 1e3:.3g} ms" in holdout.describe(case)
+    assert f"buf 2 pkts ({2.0 / (mu * rtt):.2g} BDP)" in holdout.describe(case)
+    assert case.spec["buffer_bdp"] == pytest.approx(2.0 / (mu * rtt), rel=1e-9)
+    assert case.spec["bdp_per_flow_pkts"] == pytest.approx(mu * rtt / 43, rel=1e-9)
+    # seed 88's scenario 6: four Reno flows on 1.61 Mb/s, 77.1 ms drawn, 83.3 ms base: a
+    # BDP of 3.9 packets a flow over the drawn RTT, 4.2 over the base RTT, which classes it
+    # with the flows that have windows
+    case = holdout.draw_case(6, 88)
+    sc = case.scenario
+    mu = sc.link("R1-R2").rate_bps / 8000.0
+    propagation = sum(2.0 * sc.link(n).delay_s for n in sc.flows[0].forward)
+    rtt = _base_rtt_by_hand(sc, sc.flows[0])
+    assert (propagation, rtt) == (
+        pytest.approx(77.1e-3, abs=0.05e-3),
+        pytest.approx(83.3e-3, abs=0.05e-3),
+    )
+    assert mu * propagation / 4 < 4.0 <= mu * rtt / 4
+    assert holdout.scenario_class(case.spec) == holdout.CLASSES[1]
+    assert "BDP/flow 4-20 pkts" in holdout.regimes(case.spec, False)
+    # unequal RTTs: every flow's base RTT, the BDP over the shortest
+    case = holdout.draw_case(13, 1)
+    sc = case.scenario
+    rtts = [_base_rtt_by_hand(sc, f) for f in sc.flows]
+    assert case.spec["rtt_max_ms"] == pytest.approx(max(rtts) * 1e3, rel=1e-9)
+    mu = sc.link("R1-R2").rate_bps / 8000.0
+    assert case.spec["bdp_pkts"] == pytest.approx(mu * min(rtts), rel=1e-9)
+
+
+def test_a_stored_run_carries_its_scenario_file_which_loads_back_to_it(
+    holdout: Any, tmp_path: Path, capsys: Any
+) -> None:
+    import json
+
+    from tcpfluid import load_scenario
+    from tcpfluid.cli import main as cli
+
+    # scenarios with and without a buffer limit, RED, CBR, joins and leaves, unequal RTTs
+    for seed, index in ((1, 2), (1, 13), (1, 16), (1, 51), (88, 6), (89, 3)):
+        case = holdout.draw_case(index, seed)
+        stored = json.loads(json.dumps(holdout._finite(holdout.run_record(case))))
+        path = tmp_path / f"s{seed}-{index}.toml"
+        path.write_text(stored["scenario_toml"])
+        back = load_scenario(path)
+        assert back == case.scenario
+        assert back.to_dict() == case.scenario.to_dict()
+    # the packet run again from the stored file, on the command line (docs/fluid-promises.md)
+    run = holdout.run_case(16, 1, ())
+    path = tmp_path / "case.toml"
+    path.write_text(run["scenario_toml"])
+    assert cli(["simulate", str(path), "-e", "packet", "--seed", "1", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    packet = run["engines"]["packet"]["values"]
+    assert again["utilization"] == packet["utilization"]
+    thr = again["throughput_pps"]
+    assert [x / sum(thr) for x in thr] == pytest.approx(packet["throughput share"], rel=1e-12)
