@@ -140,17 +140,13 @@ class Engine:
         band = check_settle_band(settle_band)
         check_summary_size(scenario)  # the summary's flows x changes table, before the run
         try:
-            native = self._native(scenario, progress)
+            native = self._native(scenario, progress, label or self.name)
         except ValueError as e:
             # the fluid functions call the scenario's duration ``duration_s``; the user
             # gave the scenario's ``duration``: a refusal names what the user can change
             if str(e).startswith("duration_s="):
                 rest = str(e).partition(" ")[2]
                 raise ValueError(f"duration={scenario.duration_s:g} s {rest}") from None
-            # a refusal names the engine the user asked for ("ode" runs the hybrid model)
-            own = f"the {self.name} engine"
-            if label and label != self.name and str(e).startswith(f"{own} cannot model"):
-                raise ValueError(f"the {label} engine{str(e)[len(own) :]}") from None
             raise
         from ..scenarios.model import paused_gc
 
@@ -184,8 +180,12 @@ class Engine:
             "rounds engine"
         )
 
-    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
-        """The engine's own result of ``scenario`` (:attr:`Result.native`)."""
+    def _native(
+        self, scenario: Scenario, progress: Callable[[float], None] | None, label: str
+    ) -> Any:
+        """The engine's own result of ``scenario`` (:attr:`Result.native`); ``label``: the
+        engine's name as the user asked for it, which a refusal names ("ode" runs the
+        hybrid model)."""
         raise NotImplementedError  # pragma: no cover
 
     def _result(self, sc: Scenario, native: Any, label: str) -> Result:

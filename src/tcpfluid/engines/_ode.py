@@ -125,7 +125,9 @@ class Hybrid(Engine):
     measure_from_s: float = _MEASURE_FROM_S
     packets_per_ack: float = _HYBRID["packets_per_ack"]
 
-    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+    def _native(
+        self, scenario: Scenario, progress: Callable[[float], None] | None, label: str
+    ) -> Any:
         from ..fluid.ode import hybrid_scenario_ode
 
         return hybrid_scenario_ode(
@@ -136,6 +138,7 @@ class Hybrid(Engine):
                 else _points(self.record_interval_s, scenario.duration_s)
             ),
             progress=progress,
+            engine=label,
             **self._options(),
         )
 
@@ -193,7 +196,9 @@ class Ode(Engine):
         n = _points(self.record_interval_s, sc.duration_s)
         return max(1, math.ceil((n - 1) / (DEFAULT_POINTS - 1)))
 
-    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+    def _native(
+        self, scenario: Scenario, progress: Callable[[float], None] | None, label: str
+    ) -> Any:
         from ..fluid.ode import simulate_scenario_ode
 
         return simulate_scenario_ode(

@@ -91,7 +91,9 @@ class Packet(Engine):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, value)
 
-    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+    def _native(
+        self, scenario: Scenario, progress: Callable[[float], None] | None, label: str
+    ) -> Any:
         # the trace interval of the run, refused under the name it was given by
         dt = trace_interval(
             scenario,

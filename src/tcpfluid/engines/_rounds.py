@@ -80,7 +80,9 @@ class Rounds(Engine):
     overflow_in_runs: bool = False
     hole_timeouts: bool | str = "red"
 
-    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+    def _native(
+        self, scenario: Scenario, progress: Callable[[float], None] | None, label: str
+    ) -> Any:
         from ..fluid.rounds import simulate_scenario_rounds
 
         # every round is kept for the summary (it is judged on the whole run); the Result's

@@ -280,15 +280,16 @@ def _hybrid_as_ode(
 
 def hybrid_scenario_ode(
     scenario: Scenario, *, n_points: int, measure_from_s: float, progress: Any = None,
-    **readings: Any,
+    engine: str = "hybrid", **readings: Any,
 ) -> OdeResult:  # fmt: skip
     """:func:`simulate_scenario_ode`'s hybrid run of ``scenario`` (``readings``: its
     options, ``None`` for the default), its :class:`OdeSummary` without the window metrics:
     the hybrid engine judges the flows once, for its :class:`~tcpfluid.results.Summary`,
-    and fills them from it (``dataclasses.replace``)."""
+    and fills them from it (``dataclasses.replace``); ``engine``: the name a refusal gives
+    (``"ode"`` runs this model too)."""
     given = {k: v for k, v in readings.items() if v is not None}
     return _hybrid_as_ode(
-        scenario, *_reduced(scenario, "hybrid"), n_points=n_points, measure_from_s=measure_from_s,
+        scenario, *_reduced(scenario, engine), n_points=n_points, measure_from_s=measure_from_s,
         progress=progress, readings=given, window=False,
     )  # fmt: skip
 
