@@ -1,5 +1,7 @@
 """Rounds to equilibrium and conspicuous rounds against SymPy and the documents."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -10,6 +12,7 @@ from tcpfluid.analytic import (
     conspicuous_round_printed,
     derive,
     rounds_to_equilibrium,
+    slow_start_exit,
     tcp_ho_cubic,
     tcp_ho_cubic_root,
 )
@@ -220,8 +223,39 @@ def test_vegas_slow_start_round_derivation():
 
 @given(b=st.floats(min_value=0.01, max_value=1e7), factor=st.floats(min_value=1.5, max_value=50))
 def test_conspicuous_rounds_increase_with_bdp(b, factor):
-    for alg in ("vegas", "tcp-ho"):
+    # Vegas's closed form holds from μd = 5 (W* = (1 + sqrt(1 + 16 μd))/2 <= μd)
+    for alg in ("vegas", "tcp-ho") if b >= 5.0 else ("tcp-ho",):
         assert conspicuous_round(alg, b * factor) >= conspicuous_round(alg, b)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "kwargs"),
+    [
+        ("tcp-ho", {"gamma": 50}),
+        ("tcp-ho", {"rtt_model": "last"}),
+        ("tcp-ho", {"rtt": "average"}),
+        ("tcp-ho", {"initial_window": 1}),
+        ("vegas", {"queue": "table"}),
+        ("vegas", {"queue": "bottleneck"}),
+    ],
+)
+def test_options_the_law_does_not_read_are_refused_by_name(algorithm, kwargs):
+    ((key, value),) = kwargs.items()
+    with pytest.raises(ValueError, match=rf"^{key}={value!r} does not apply to {algorithm}"):
+        conspicuous_round(algorithm, 625.0, **kwargs)
+
+
+@pytest.mark.parametrize(("bdp", "w_star"), [(60.0, 16.0), (248.0, 32.0)])
+def test_a_window_of_exactly_the_critical_window_grows_on(bdp, w_star):
+    # W* = (1 + sqrt(1 + 16 μd))/2 is a power of two here (sqrt(961) = 31, sqrt(3969) = 63);
+    # slow start ends when Δ > γ (the Quick Vegas paper, §2), and Δ = γ at W*: the exit
+    # window is the next doubling, 2W*, in the even round l with 2 · 2^(l/2 − 1) = 2W*
+    assert (1.0 + math.sqrt(1.0 + 16.0 * bdp)) / 2.0 == w_star
+    exit_w = 2.0 * w_star
+    l_round = 2.0 * (math.log2(exit_w / 2.0) + 1.0)
+    expected = l_round + math.ceil(bdp - 7.0 * exit_w / 8.0)  # eq. (2): 42 and 204
+    assert float(conspicuous_round("vegas", bdp)) == expected
+    assert slow_start_exit("vegas", bdp, 0.1).window_pkts == exit_w
 
 
 @pytest.mark.parametrize(
@@ -236,8 +270,8 @@ def test_conspicuous_rounds_increase_with_bdp(b, factor):
         (lambda: conspicuous_round("tcp-ho", 0), ValueError, "bdp"),
         (lambda: conspicuous_round("tcp-ho", 10, queue="sender"), ValueError, "queue"),
         # gamma and rtt shape only Vegas's round, but are refused for TCP-Ho too
-        (lambda: conspicuous_round("tcp-ho", 10, rtt="smoothed"), ValueError, "rtt must be one"),
-        (lambda: conspicuous_round("tcp-ho", 10, gamma=0), ValueError, "gamma must be > 0"),
+        (lambda: conspicuous_round("vegas", 10, rtt="smoothed"), ValueError, "rtt must be one"),
+        (lambda: conspicuous_round("vegas", 10, gamma=0), ValueError, "gamma must be > 0"),
     ],
 )
 def test_bad_input(call, exc, match):

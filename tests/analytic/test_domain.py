@@ -45,6 +45,25 @@ def test_gamma_above_the_path_is_refused_naming_gamma(algorithm):
         predict(algorithm, QV_PATH, gamma=1000, **kw)
 
 
+@pytest.mark.parametrize(
+    ("bdp", "kw", "match"),
+    [
+        # W* = 1000 (1 + sqrt(1 + 16·625/1000))/2 = 2158.3 > 625
+        (625.0, {"gamma": 1000}, r"gamma=1000 .*W\* = 2158.3"),
+        # γ = 1: W* = (1 + sqrt(1 + 16 μd))/2 > μd below μd = 5 (4.9: W* = 4.955)
+        (4.9, {}, r"gamma=1.0 .*W\* = 4.955"),
+    ],
+)
+def test_conspicuous_round_refuses_gamma_above_the_path_as_slow_start_exit_does(bdp, kw, match):
+    with pytest.raises(ValueError, match=match):
+        slow_start_exit("vegas", bdp, 0.1, **kw)
+    with pytest.raises(ValueError, match=match):
+        conspicuous_round("vegas", bdp, **kw)
+    # at the edge W* = μd (μd = 5, γ = 1) both answer
+    assert slow_start_exit("vegas", 5.0, 0.1).window_pkts > 5.0
+    assert float(conspicuous_round("vegas", 5.0)) > 0
+
+
 def test_huge_gamma_is_a_value_error_not_an_overflow():
     with pytest.raises(ValueError, match=r"gamma=1e\+308"):
         predict("vegas", QV_PATH, gamma=1e308)

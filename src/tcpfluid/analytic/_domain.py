@@ -4,12 +4,22 @@ sender), checked at the door (docs/analytic.md, "Model assumptions")."""
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import check_real
 from ..algorithms._common import MIN_WINDOW
 from ..path import Path
 
-__all__ = ["check_alpha_beta", "check_in_band", "check_modelled_path", "equilibrium_band"]
+__all__ = [
+    "check_alpha_beta",
+    "check_below_path",
+    "check_in_band",
+    "check_modelled_path",
+    "equilibrium_band",
+]
 
 
 def check_alpha_beta(alpha: float, beta: float) -> tuple[float, float]:
@@ -18,6 +28,23 @@ def check_alpha_beta(alpha: float, beta: float) -> tuple[float, float]:
     if a < 0 or b < a:
         raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
     return a, b
+
+
+def check_below_path(w_star: ArrayLike, bdp: ArrayLike, gamma: Any, *, what: str) -> None:
+    """Refuse (ValueError naming ``gamma``) a critical window W* above μd: the slow-start forms
+    take Δ as the slow-start burst alone, which holds while every window before the exit is
+    below μd (no standing bottleneck queue), i.e. W* <= μd; ``what`` names the caller."""
+    w, b = np.broadcast_arrays(np.asarray(w_star, dtype=float), np.asarray(bdp, dtype=float))
+    over = np.flatnonzero(w > b)
+    if over.size:
+        i = over[0]
+        raise ValueError(
+            f"{what}: with gamma={gamma!r} and bdp={float(b.flat[i])!r} the critical window "
+            f"W* = {w.flat[i]:.6g} packets exceeds μd = {b.flat[i]:.6g}: the window would fill "
+            "the path before the slow-start burst alone makes Δ reach γ, and the closed form "
+            "(the Quick Vegas paper, §4.1, no bottleneck queue in slow start) does not apply; "
+            "use a smaller gamma, a larger path, or a simulation engine"
+        )
 
 
 def equilibrium_band(bdp: float, alpha: float, beta: float, *, what: str) -> tuple[float, float]:

@@ -10,7 +10,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_choice, check_positive, check_range, check_real
-from .slow_start import _finite_result, critical_window, resolve_rtt_model
+from ._domain import check_below_path
+from .slow_start import _finite_result, critical_window, leaves_slow_start, resolve_rtt_model
 
 __all__ = [
     "conspicuous_round",
@@ -122,11 +123,11 @@ def conspicuous_round(
     algorithm: str,
     bdp: ArrayLike,
     *,
-    gamma: float = 1.0,
+    gamma: float | None = None,
     rtt_model: Literal["average", "last"] | None = None,
-    queue: Literal["bottleneck", "paper", "table"] = "bottleneck",
+    queue: Literal["bottleneck", "paper", "table"] | None = None,
     rtt: Literal["average", "last"] | None = None,
-    initial_window: float = 2.0,
+    initial_window: float | None = None,
     feedback_rounds: int = 0,
 ) -> NDArray[np.float64]:
     """The round at which a new flow first reaches the available bandwidth (the TCP-Ho paper, §4).
@@ -138,13 +139,17 @@ def conspicuous_round(
     ----------
     algorithm
         ``"vegas"``: eq. (2) with the corrected slow-start round (E4), ``l + ceil(μd −
-        7W_l/8)``, l the first even round with ``W_l = w0 · 2^(l/2 − 1) >= W*``.
+        7W_l/8)``, l the first even round with ``W_l = w0 · 2^(l/2 − 1) > W*`` (Δ > γ:
+        a window of exactly W* grows on, as in :func:`slow_start_exit`).
         ``"tcp-ho"``: the smallest even k satisfying eq. (4) with the RTT of ``queue``.
     gamma, rtt_model, rtt, initial_window
-        Vegas only: as :func:`critical_window` (``rtt`` an alias of ``rtt_model``), and the
-        first window w0 >= 1 packets (the TCP-Ho paper's Table 3: 2; ns-2: 1, erratum N11).
+        Vegas only (refused for TCP-Ho): as :func:`critical_window` (γ default 1; ``rtt``
+        an alias of ``rtt_model``), and the first window w0 >= 1 packets (default 2, the
+        TCP-Ho paper's Table 3; ns-2: 1, erratum N11). W* must not exceed μd (the domain of
+        :func:`slow_start_exit`: ValueError naming ``gamma``).
     queue
-        TCP-Ho only, the backlog the round's last packet waits behind: ``"bottleneck"``
+        TCP-Ho only (refused for Vegas), the backlog the round's last packet waits behind:
+        ``"bottleneck"`` (default)
         the larger of z_{k−1} and ``W_k − μd``, ``k >= 3 + sqrt(4μd − 7)`` (E8);
         ``"paper"`` eq. (3) as printed, the cubic eq. (5); ``"table"`` Table 4's
         ``z_{k−1} = (k − 2)/2``, ``k >= 3 + sqrt(8μd − 7)`` (E5).
@@ -156,6 +161,14 @@ def conspicuous_round(
         about half of all μd, the same at the rest (625 among them).
     """
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
+    # refuse, not ignore, an option the law's closed form does not read
+    other = {"gamma": gamma, "rtt_model": rtt_model, "rtt": rtt, "initial_window": initial_window}
+    unread = {"queue": queue} if algorithm == "vegas" else other
+    why = "queue is TCP-Ho's" if algorithm == "vegas" else "TCP-Ho's ramp reads no slow start"
+    for key, value in unread.items():
+        if value is not None:
+            raise ValueError(f"{key}={value!r} does not apply to {algorithm}: {why}")
+    queue = "bottleneck" if queue is None else queue
     check_choice("queue", queue, ("bottleneck", "paper", "table"))
     if isinstance(feedback_rounds, bool) or feedback_rounds not in (0, 1):
         raise ValueError(f"feedback_rounds must be 0 or 1; got {feedback_rounds!r}")
@@ -164,19 +177,23 @@ def conspicuous_round(
             f"feedback_rounds={feedback_rounds!r} applies to TCP-Ho with queue='bottleneck' "
             f"only, got algorithm={algorithm!r}, queue={queue!r}"
         )
-    # Vegas's options are checked for TCP-Ho too: a bad value is a caller's error either way
-    check_positive("gamma", gamma)
+    g = 1.0 if gamma is None else check_positive("gamma", gamma)
     model = resolve_rtt_model(rtt_model, rtt)
-    w0 = check_range("initial_window", initial_window, 1.0, float("inf"), hi_open=True)
+    w0 = 2.0 if initial_window is None else initial_window
+    w0 = check_range("initial_window", w0, 1.0, float("inf"), hi_open=True)
     b = as_float_array("bdp", bdp, positive=True)
+    if algorithm == "vegas":
+        w_star = critical_window("vegas", b, gamma=g, rtt_model=model)  # type: ignore[arg-type]
+        check_below_path(w_star, b, g if gamma is None else gamma, what="conspicuous_round")
 
     def rounds() -> NDArray[np.float64]:
         if algorithm == "vegas":
             # eq. (2) with the exponent corrected (docs/errata.md, E4), from a first window
-            # w0: W_l = w0 2^(l/2 − 1)
-            w_star = critical_window("vegas", b, gamma=gamma, rtt_model=model)  # type: ignore[arg-type]
-            half_l = np.maximum(np.ceil(np.log2(w_star / w0) - 1e-12) + 1.0, 1.0)
-            return _vegas_round(b, 2.0 * half_l, w0 * 2.0 ** (half_l - 1.0))
+            # w0: W_l = w0 2^(l/2 − 1); m = l/2 − 1 the doublings to the first window
+            # above W* (the first at or above it, one more where it equals W*)
+            m = np.maximum(np.ceil(np.log2(w_star / w0) - 1e-12), 0.0)
+            m = np.where(leaves_slow_start(w0 * 2.0**m, w_star), m, m + 1.0)
+            return _vegas_round(b, 2.0 * (m + 1.0), w0 * 2.0**m)
         if queue == "paper":
             root = tcp_ho_cubic_root(b)
         else:

@@ -25,6 +25,7 @@ from .._validation import (
     check_memory,
     check_positive,
 )
+from ._domain import check_below_path
 
 __all__ = [
     "SLOW_START_ALGORITHMS",
@@ -270,6 +271,13 @@ def slow_start_windows(
     return np.asarray(2.0 * 1.5**i)
 
 
+def leaves_slow_start(window: ArrayLike, w_star: ArrayLike) -> NDArray[np.bool_]:
+    """Whether a growth round's ``window`` ends slow start against the critical window
+    ``w_star``: Vegas leaves slow start when Δ "is greater than γ" (the Quick Vegas paper,
+    §2 and §3.1), and Δ = γ at W*, so a window of exactly W* grows on: ``window > w_star``."""
+    return np.asarray(np.asarray(window) > np.asarray(w_star))
+
+
 @dataclass(frozen=True)
 class SlowStartExit(FieldsDict):
     """Where a flow leaves slow start (see :func:`slow_start_exit`).
@@ -314,24 +322,14 @@ def slow_start_exit(
     model = resolve_rtt_model(rtt_model, rtt)
     lagged = _check_rule(rule, model, kind, bool(whole_acks)) != 1.0
     w_star = float(critical_window(kind, b, gamma=gamma, rtt_model=model, rule=rule))  # type: ignore[arg-type]
-    if w_star > b:
-        # the closed form's Δ is the slow-start burst alone; it holds while every window
-        # before the exit is below μd (no standing bottleneck queue), i.e. W* <= μd
-        raise ValueError(
-            f"slow_start_exit: with gamma={gamma!r} and bdp={bdp!r} the critical window "
-            f"W* = {w_star:.6g} packets exceeds μd = {b:.6g}: the window would fill the path "
-            "before the slow-start burst alone makes Δ reach γ, and the closed form (the Quick "
-            "Vegas paper, §4.1, no bottleneck queue in slow start) does not apply; use a smaller "
-            "gamma, a larger path, or a simulation engine"
-        )
+    check_below_path(w_star, b, gamma, what="slow_start_exit")
     # enough rounds: windows grow at least x1.5 every two rounds
     n = int(4 * np.ceil(np.log(max(w_star, 2.0)) / np.log(1.5))) + 8
     n = min(n, max_slow_start_rounds(kind, whole_acks=bool(whole_acks), rule=rule))
     windows = slow_start_windows(kind, n, whole_acks=whole_acks, rule=rule)
     i = np.arange(n)
     growth = (i % 2 == 0) & (i >= 2) if kind == "vegas" else i >= 1
-    # the rule is Δ > γ: a window of exactly W* (Δ = γ) grows on
-    candidates = np.nonzero(growth & (windows > w_star))[0]
+    candidates = np.nonzero(growth & leaves_slow_start(windows, w_star))[0]
     if candidates.size == 0:
         raise ValueError(
             f"slow_start_exit: bdp={bdp!r} is too large: the slow-start table reaches the "

@@ -323,7 +323,8 @@ def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value, fro
     window (one packet) in every engine, against eq. (2) from one packet and the paper's
     ns-2 time."""
     key, where = f"004/ex{ex}/{a}", f"μd = {b:g} pkts, d = 0.1 s"
-    g = DOCUMENT_PARAMS[a]["gamma"] if a == "vegas" else 1.0  # TCP-Ho's ramp has no γ
+    # TCP-Ho's ramp has no γ (conspicuous_round refuses one)
+    g = DOCUMENT_PARAMS[a]["gamma"] if a == "vegas" else None
     two = float(conspicuous_round(a, b, gamma=g)) * D_S
     if from_one:
         cf = float(conspicuous_round(a, b, initial_window=1.0, gamma=g)) * D_S
