@@ -299,6 +299,7 @@ def measure(
         "mode": "quick" if quick else "full",
         "baseline_seconds": round(results[0]["seconds"], 1),
         "caught": sum(f["caught"] for f in out),
+        "planted": len(FAULTS),
         "faults": out,
     }
 
@@ -323,6 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{'':>16}{k}")
     print(
         f"mutation score: {score['caught']} of {len(score['faults'])} faults caught "
+        f"({len(score['faults'])} run of the {score['planted']} planted) "
         f"({score['mode']} mode, {time.perf_counter() - t0:.0f} s wall)"
     )
     if args.out:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from tcpfluid.report import NA, SECTIONS, ReportConfig, Row, SectionResult, Task
+from tcpfluid.report._table import TOLERANCES
 from tcpfluid.scenarios import build_scenario
 
 QUICK = ReportConfig(quick=True)
@@ -238,4 +239,7 @@ def test_basic_times_against_the_document_take_the_document_time_tolerance() -> 
         "Quick Vegas on qv-basic", "t", "s", "document time", {ODE: 2.52, DOCUMENT: 3.3}, DOCUMENT
     )
     assert row.failures == (ODE,)
-    assert Row("Quick Vegas on qv-basic", "t", "s", "time", {ODE: 2.52, DOCUMENT: 3.3}, DOCUMENT).ok
+    # as a "time" it would pass, and a row cannot declare it one against the document
+    assert TOLERANCES["time"].passes(2.52, 3.3)
+    with pytest.raises(ValueError, match="'document time', not 'time'"):
+        Row("Quick Vegas on qv-basic", "t", "s", "time", {ODE: 2.52, DOCUMENT: 3.3}, DOCUMENT)

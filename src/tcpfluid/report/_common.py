@@ -87,12 +87,13 @@ def doc(key: str) -> float:
 
 
 def num(x: Any, reason: str) -> float | NA:
-    """``x`` as a float, or :class:`NA` with ``reason`` when it is None/NaN/inf."""
+    """``x`` as a float, or a failed :class:`NA` with ``reason`` when it is None/NaN/inf
+    (a value the run should have given: it never reached the quantity or computed none)."""
     try:
         v = float(x)
     except (TypeError, ValueError):
-        return NA(reason)
-    return v if math.isfinite(v) else NA(reason)
+        return NA(reason, failed=True)
+    return v if math.isfinite(v) else NA(reason, failed=True)
 
 
 def phase_range(values: Sequence[float | NA]) -> tuple[float | NA, float | NA]:
@@ -106,10 +107,20 @@ def phase_range(values: Sequence[float | NA]) -> tuple[float | NA, float | NA]:
     return min(nums), max(nums)
 
 
+def failure(message: str) -> dict[str, Any]:
+    """A task's result when its run failed (not a refusal): ``{"error": message, "failed":
+    True}``, whose cells are failed values that differ (:func:`err_na`)."""
+    return {"error": message, "failed": True}
+
+
 def err_na(result: Mapping[str, Any], fallback: str) -> NA:
-    """``n/a`` from a task's error message, else ``fallback``."""
+    """``n/a`` from a task's error message, else ``fallback``: a failed value when the run
+    failed (``result["failed"]``, :func:`failure`), else the engine's refusal of a
+    configuration it does not model (a ``ValueError``), which is no value of that layer."""
     e = result.get("error") if isinstance(result, Mapping) else None
-    return NA(f"engine refused: {e}" if e else fallback)
+    if not e:
+        return NA(fallback)
+    return NA(str(e), failed=True) if result.get("failed") else NA(f"engine refused: {e}")
 
 
 def engine_cells(

@@ -1,6 +1,7 @@
 """Task functions of the report: one engine run of a named scenario each, returning plain
 numbers and arrays (picklable, never the result object), or ``{"error": message}`` when
-the engine refuses the configuration (the section then shows ``n/a`` with it).
+the engine refuses the configuration (the section then shows ``n/a`` with it), with
+``"failed": True`` when the run failed (:func:`._common.failure`: its cells differ).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..fluid.rounds import PathBatch, simulate_rounds
 from ..metrics import summarise
 from ..results import Result
 from ..scenarios import build_scenario
+from ._common import failure
 from ._core import current_progress
 
 
@@ -47,7 +49,7 @@ def _run(
     except ValueError as exc:
         return None, {"error": str(exc)}
     except RuntimeError as exc:  # a failed ODE solve
-        return None, {"error": f"{engine} run failed: {exc}"}
+        return None, failure(f"{engine} run failed: {exc}")
     try:
         p = sc.fluid_view(None).path
         out: dict[str, Any] = {"bdp_pkts": float(p.bdp), "d_s": float(p.d), "mu_pps": float(p.mu)}

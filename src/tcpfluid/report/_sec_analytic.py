@@ -200,7 +200,7 @@ def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | NA:
     if MODELS[engine].granularity == "continuous" and "round_t_s" not in res:
         return err_na(res, "the ODE run kept no round trace")
     if "error" in res:
-        return NA(_NEVER_NW)
+        return err_na(res, _NEVER_NW)
     s = _ne_setup(n, a)
     if MODELS[engine].granularity == "round":
         t, w = res["t_s"], res["window_pkts"][0]

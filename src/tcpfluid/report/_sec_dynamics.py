@@ -37,7 +37,17 @@ from ._common import (
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES, D_S
-from ._table import CLOSED_FORM, DOCUMENT, FLUID_PHASE, NA, PACKET, PHASE_MAX, PHASE_MIN, Row
+from ._table import (
+    CLOSED_FORM,
+    DOCUMENT,
+    FLUID_PHASE,
+    NA,
+    PACKET,
+    PHASE_MAX,
+    PHASE_MIN,
+    Row,
+    time_kind,
+)
 
 # ================================================================== basic behaviour §5.1
 _BASIC = (
@@ -191,9 +201,8 @@ def _basic_rows(case: tuple[str, str, str], runs: Runs) -> Iterator[tuple[str, R
             moved = [ev[k][key] for k, (pe, _f) in _BASIC_PHASE_RUNS.items() if pe == e]
             values[lo], values[hi] = phase_range([values[COLUMN[e]], *moved])
             informative += (lo, hi)
-        # a time against the document's number is a time read off its ns-2 plot
-        if ref == DOCUMENT and kind == "time":
-            kind = "document time"
+        if kind == "time":  # a time against the document's number: its kind by the reference
+            kind = time_kind(ref)
         setting = f"{_NAMES[a]} on {sc}"
         yield "", Row(setting, label, unit, kind, values, ref, informative, {"scenario": sc})
 

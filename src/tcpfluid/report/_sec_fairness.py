@@ -128,7 +128,8 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     no_blb = NA(prose("thesis-fairness", "no_blb"))
     cf = num(r.get("train_jain"), "") if "train_jain" in r else no_blb
     ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
-    rv = num(r.get("rounds_jain"), f"engine refused: {r.get('rounds_error')}")
+    refused = NA(f"engine refused: {r.get('rounds_error')}")  # not a model of this set-up
+    rv = refused if "rounds_error" in r else num(r.get("rounds_jain"), "no value")
     pv = float(r["packet_jain"])
     values = engine_cells(cf, rv, ov, pv, THESIS_TABLE_3_16[x2_ms][setting])
     informative: tuple[str, ...] = ()

@@ -29,6 +29,7 @@ from ._common import (
     engine_results,
     engine_runs_cells,
     err_na,
+    failure,
     map_value,
     mean_rate_since,
     run_cells,
@@ -37,7 +38,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
 from ._sec_analytic import _NAMES
-from ._table import CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
+from ._table import CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value, time_kind
 from ._thesis_ns2 import ns2_fast_options
 
 _LAWS = ("reno", "vegas", "fast", "tcp-ho")
@@ -79,8 +80,10 @@ def ho_table_run(
         opts = {**ns2_fast_options(sc), **opts}  # SACK recovery
     try:
         res = simulate(sc, engine, **opts)
-    except (ValueError, RuntimeError) as exc:
+    except ValueError as exc:  # a configuration the engine does not model
         return {"error": str(exc)}
+    except RuntimeError as exc:  # a failed run
+        return failure(str(exc))
     thr = mean_rate_since(res.time_s, res.delivered_pkts(), HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
@@ -152,7 +155,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> I
         tv = run_cells(_NO_CLOSED_FORM, runs, ("settled_s",), balance, reason=never, fallback="")
         at_least = " (document: 'at least 6 seconds')" if law == "reno" else ""
         q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
-        yield Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c)
+        yield Row(setting + at_least, q, "s", time_kind(DOCUMENT), tv, DOCUMENT, case=c)
 
 
 def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Figure:
@@ -274,8 +277,10 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
     sc = build_scenario(_ITCP_SCENARIO, **dict(overrides)).with_algorithm(algorithm)
     try:
         res = simulate(sc, engine)
-    except (ValueError, RuntimeError) as exc:
+    except ValueError as exc:  # a configuration the engine does not model
         return {"error": str(exc)}
+    except RuntimeError as exc:  # a failed run
+        return failure(str(exc))
     t, dl = np.asarray(res.time_s, dtype=np.float64), res.delivered_pkts()[0]
     bits, end = 8.0 * sc.packet_size_bytes, sc.duration_s
     if res.rounds:  # the window each round's decision saw (the packet simulator's log)
@@ -326,7 +331,7 @@ def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> li
     reach = "time to reach the bandwidth limitation (window ≥ μd)"
     return [
         Row(setting, f"average throughput in {secs} s", "Mb/s", "throughput", v, ref, case=case),
-        Row(setting, reach, "s", "time", tv, ref, case=case),
+        Row(setting, reach, "s", time_kind(ref), tv, ref, case=case),
     ]
 
 

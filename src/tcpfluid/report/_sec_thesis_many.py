@@ -22,7 +22,16 @@ from ..fairness import _THESIS_SETTINGS
 from ..results import Result
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
-from ._common import CaseSection, doc, engine_cells, mean_rate_since, run_value, share_row
+from ._common import (
+    CaseSection,
+    doc,
+    engine_cells,
+    err_na,
+    failure,
+    mean_rate_since,
+    run_value,
+    share_row,
+)
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row
@@ -126,7 +135,7 @@ def many_flows_run(
         except ValueError as exc:
             return {"error": str(exc)}
         if not res.success:
-            return {"error": res.message}
+            return failure(res.message)
         g = mean_rate_since(res.time_s, res.series["delivered_pkts"], MF_FROM_S)
     out: dict[str, Any] = {
         "goodput_bps": (g * bits).tolist(),
@@ -259,7 +268,7 @@ def _spread_row(
 def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
     """Mean goodput (kb/s) of the flows running Reno (``kind="reno"``) or not."""
     if "error" in r:
-        return NA(f"engine refused: {r['error']}")
+        return err_na(r, "no result")
     g = np.asarray(r["goodput_bps"])
     sel = np.array([(a == "reno") == (kind == "reno") for a in r["algorithm"]])
     return float(g[sel].mean() / 1e3) if sel.any() else NA("no flow of that kind")

@@ -25,6 +25,7 @@ from ._common import (
     doc,
     engine_cells,
     engine_results,
+    failure,
     mean_rate_since,
     run_cells,
     run_value,
@@ -34,7 +35,7 @@ from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
 from ._sec_thesis_many import _MODULE as _MANY
 from ._sec_thesis_many import _NO_CF, _SPREAD, _mf_grid, table_of
-from ._table import DOCUMENT, NA, Row
+from ._table import DOCUMENT, NA, Row, time_kind
 from ._thesis_ns2 import (
     DELACK_TIMEOUT_S,
     MANY_FLOWS_MIN_RTO_S,
@@ -103,7 +104,7 @@ def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S
     s = round_samples(res)
     m = s["t"] > VD_FROM_S
     if not m.any():
-        return {"error": f"no round after {VD_FROM_S:g} s"}
+        return failure(f"no round after {VD_FROM_S:g} s")
     w, rtt, base, d = s["w"][m], s["rtt"][m], s["base"][m], s["delta"][m]
     series = {"actual": w / rtt, "expected": w / base, "window": w, "delta": d}
     out = {f"{k}_{f}": float(getattr(v, f)()) for k, v in series.items() for f in ("min", "max")}
@@ -191,7 +192,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     except ValueError as exc:
         return {"error": str(exc)}
     if not res.success:
-        return {"error": res.message}
+        return failure(res.message)
     # goodput: the packets delivered in order to the receiver (retransmissions counted once)
     g = mean_rate_since(res.time_s, res.delivered_pkts(), RENO_FROM_S).tolist()
     out = {"goodput_bps": [x * bits for x in g], "jain": float(jain_index(g))}
@@ -362,7 +363,7 @@ def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> Iterator[Row]:
     for j, ((q, key), v) in enumerate(zip(quantities, _t27_medians(r27), strict=True)):
         extra = None if beside is None else {_IW2: beside[j]}
         ref, case = doc(f"001/table3.27/{key}"), {"quantity": key}
-        yield _packet_row(setting, q, "s", "time", v, ref, case, extra)
+        yield _packet_row(setting, q, "s", time_kind(DOCUMENT), v, ref, case, extra)
 
 
 def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Row]:
@@ -380,7 +381,7 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Ro
 
     def base_rtt(label: str, r: Any, keys: str, q: str, i: int, key: str, **extra: Any) -> Row:
         return _packet_row(
-            _T328_SETTING + label, f"{q} BaseRTT of connection {i + 1}", "s", "time",
+            _T328_SETTING + label, f"{q} BaseRTT of connection {i + 1}", "s", time_kind(DOCUMENT),
             float(r[f"{q}_base_rtt_s"][i]), doc(f"001/table3.28/{keys}/{key}"),
             {"acks": keys, "connection": i + 1, "quantity": q}, extra,
         )  # fmt: skip

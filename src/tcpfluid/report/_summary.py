@@ -14,7 +14,7 @@ from typing import Any
 from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis settings
 from ._core import Report, prose
 from ._mechanisms import MECHANISMS, explain
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, MIXED_LAWS, ODE, PACKET, ROUNDS, Row
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, MIXED_LAWS, NA, ODE, PACKET, ROUNDS, Row
 
 #: the four layers, in display order
 LAYERS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET)
@@ -58,11 +58,14 @@ class Comparison:
     layers: bool = False
     #: the row's declared case (:attr:`~._table.Row.case`)
     case: Mapping[str, Any] = field(default_factory=dict)
+    #: the cell is a failed value (:class:`~._table.NA`), not a number
+    failed: bool = False
 
     @property
     def mechanisms(self) -> tuple[str, ...]:
-        """Ids of the mechanisms that cover this cell when it differs."""
-        if self.agree:
+        """Ids of the mechanisms that cover this cell when it differs (none for a failed
+        value: a mechanism explains a number, not a run without one)."""
+        if self.agree or self.failed:
             return ()
         found = explain(self.section, self.column, self.quantity, self.algorithm, self.case)
         return tuple(m.id for m in found)
@@ -75,10 +78,14 @@ def row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
     alg = algorithm_of(r.setting)
     bad = set(r.failures)
     for c in r.compared:
-        yield Comparison(section, alg, r.quantity, c, r.reference, c not in bad, case=r.case)
+        failed = isinstance(r.values[c], NA)
+        yield Comparison(
+            section, alg, r.quantity, c, r.reference, c not in bad, case=r.case, failed=failed
+        )
     lbad = set(r.layers_failures)
     for c in r.layers_compared:
-        yield Comparison(section, alg, r.quantity, c, PACKET, c not in lbad, True, r.case)
+        failed = isinstance(r.values[c], NA)
+        yield Comparison(section, alg, r.quantity, c, PACKET, c not in lbad, True, r.case, failed)
 
 
 def row_mechanisms(section: str, r: Row) -> tuple[str, ...]:
@@ -122,7 +129,9 @@ class ReportSummary:
 
     def counts(self, algorithm: str | None, layer: str) -> tuple[_Count, _Count]:
         """(with the documents, with the packet simulator) counts of ``layer`` for
-        ``algorithm`` (``None``: every algorithm)."""
+        ``algorithm`` (``None``: every algorithm). With the packet simulator: the cells of
+        the rows referenced to it and the fluid-vs-packets cells (the layers' comparisons),
+        so its counts are not a part of the overview's compared cells."""
         docs, packets = _Count(), _Count()
         for c in self.comparisons:
             if (algorithm is not None and c.algorithm != algorithm) or layer_of(c.column) != layer:
@@ -203,7 +212,8 @@ class ReportSummary:
         out = ['<h2 id="summary">Summary</h2>', f"<p>{e(self.overview())}</p>"]
         out.append(
             "<p>Agreeing cells per algorithm and layer, <i>with the documents · with the "
-            "packet simulator</i> (agree/compared; – none):</p>"
+            "packet simulator</i> (agree/compared; – none; with the packet simulator: the "
+            "cells of rows referenced to it and the fluid-vs-packets cells):</p>"
         )
         for i, (a, cells) in enumerate([("algorithm", LAYERS), *self.table_rows()]):
             tag = "th" if i == 0 else "td"

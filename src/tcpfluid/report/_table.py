@@ -61,13 +61,21 @@ TOLERANCES: dict[str, Tolerance] = {
 
 @dataclass(frozen=True)
 class NA:
-    """A value that is not available, and why (shown as ``n/a`` with a footnote)."""
+    """A value that is not available, and why (shown as ``n/a`` with a footnote).
+
+    ``failed``: the layer should have given the value and did not (its run failed, its
+    value is NaN or infinite, its flow never reached the quantity, e.g. never settled): a
+    compared cell that differs (docs/report.md, "The rule"). Otherwise the layer has no
+    such value (no closed form, a document that prints none, an engine not run or refusing
+    a configuration it does not model) and the cell is not compared.
+    """
 
     reason: str
+    failed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"na": reason}``."""
-        return {"na": self.reason}
+        """``{"na": reason}``, with ``"failed": true`` for a failed value."""
+        return {"na": self.reason, **({"failed": True} if self.failed else {})}
 
 
 Value = float | NA
@@ -75,6 +83,17 @@ Value = float | NA
 
 def _is_num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _is_judged(v: Any) -> bool:
+    """A cell judged against a reference: a number, or a failed value (which differs)."""
+    return _is_num(v) or (isinstance(v, NA) and v.failed)
+
+
+def time_kind(reference: str) -> str:
+    """The kind of a time judged against the column ``reference``: ``document time``
+    against a document's printed number, else ``time``."""
+    return "document time" if reference == DOCUMENT else "time"
 
 
 @dataclass(frozen=True)
@@ -101,6 +120,11 @@ class Row:
         at = f"row {self.setting!r}/{self.quantity!r}:"
         if self.kind not in TOLERANCES:
             raise ValueError(f"{at} kind {self.kind!r} is not one of {', '.join(TOLERANCES)}")
+        if self.kind in ("time", "document time") and self.kind != time_kind(self.reference):
+            raise ValueError(
+                f"{at} a time against the {self.reference!r} column is of kind "
+                f"{time_kind(self.reference)!r}, not {self.kind!r}"
+            )
         if self.reference not in self.values:
             raise ValueError(
                 f"{at} reference column {self.reference!r} is not among its columns "
@@ -131,11 +155,11 @@ class Row:
 
     @property
     def compared(self) -> tuple[str, ...]:
-        """Numeric columns judged against the reference."""
+        """Columns judged against the reference: numbers and failed values."""
         return tuple(
             c
             for c, v in self.values.items()
-            if c != self.reference and c not in self.informative and _is_num(v)
+            if c != self.reference and c not in self.informative and _is_judged(v)
         )
 
     def relative_error(self, column: str, against: str | None = None) -> float | None:
@@ -148,7 +172,7 @@ class Row:
 
     @property
     def failures(self) -> tuple[str, ...]:
-        """Compared columns outside the tolerance of the reference."""
+        """Compared columns outside the tolerance of the reference (a failed value always)."""
         return self._outside(self.compared, self.reference)
 
     def _outside(self, columns: Sequence[str], against: str) -> tuple[str, ...]:
@@ -157,7 +181,9 @@ class Row:
         if not _is_num(ref):
             return ()
         r, tol = float(ref), self.tolerance  # type: ignore[arg-type]
-        return tuple(c for c in columns if not tol.passes(float(self.values[c]), r))  # type: ignore[arg-type]
+        return tuple(
+            c for c in columns if isinstance(v := self.values[c], NA) or not tol.passes(float(v), r)
+        )
 
     @property
     def judged(self) -> bool:
@@ -180,11 +206,12 @@ class Row:
 
     @property
     def layers_compared(self) -> tuple[str, ...]:
-        """Fluid cells judged against the packet cell in :attr:`layers_verdict` (none in a
-        row referenced to the packet simulator or without a packet number)."""
+        """Fluid cells (numbers and failed values) judged against the packet cell in
+        :attr:`layers_verdict` (none in a row referenced to the packet simulator or without
+        a packet number)."""
         if self.reference == PACKET or not _is_num(self.values.get(PACKET)):
             return ()
-        return tuple(c for c in FLUID if c in self.values and _is_num(self.values[c]))
+        return tuple(c for c in FLUID if c in self.values and _is_judged(self.values[c]))
 
     @property
     def layers_failures(self) -> tuple[str, ...]:
@@ -224,8 +251,14 @@ class Row:
 def _verdict(row: Row, bad: Sequence[str], against: str | None) -> str:
     if not bad:
         return "agree"
-    errs = [(c, row.relative_error(c, against)) for c in bad]
-    return "DIFFERS: " + ", ".join(c if e is None else f"{c} {e * 100:+.0f} %" for c, e in errs)
+
+    def why(c: str) -> str:
+        v, e = row.values[c], row.relative_error(c, against)
+        if isinstance(v, NA):
+            return f"{c} n/a ({v.reason})"
+        return c if e is None else f"{c} {e * 100:+.0f} %"
+
+    return "DIFFERS: " + ", ".join(why(c) for c in bad)
 
 
 @dataclass(frozen=True)

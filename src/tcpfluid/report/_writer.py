@@ -82,14 +82,19 @@ def _params_text() -> str:
 
 def mutation_line(mutations: Mapping[str, Any] | None) -> str:
     """The header's mutation-score sentence from ``mutations.json`` of the output
-    directory (written by ``benchmarks/mutations.py``), or that none was measured."""
+    directory (written by ``benchmarks/mutations.py``): the faults caught of those run, and
+    how many are planted (``"planted"``; a partial run, ``--only``, runs fewer), or that
+    none was measured."""
     if not mutations:
         return prose("writer", "mutation_none")
     faults = list(mutations.get("faults", []))
     caught = sum(1 for f in faults if f.get("caught"))
     names = ", ".join(f"{f['name']} {'caught' if f.get('caught') else 'MISSED'}" for f in faults)
     when = {k: mutations.get(k, "?") for k in ("measured_at", "commit")}
-    counts = {"caught": caught, "n_faults": len(faults), "names": names}
+    planted = mutations.get("planted")
+    key = "mutation_run_of" if isinstance(planted, int) else "mutation_run_of_unknown"
+    run_of = prose("writer", key, n_faults=len(faults), planted=planted)
+    counts = {"caught": caught, "n_faults": len(faults), "names": names, "run_of": run_of}
     return prose("writer", "mutation_score", mode_name=mutations.get("mode", "?"), **when, **counts)
 
 
