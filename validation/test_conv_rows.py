@@ -2,7 +2,8 @@
 Vegas, Quick Vegas and FAST: the mechanism behind a row that differs, switched off and on.
 
 Tolerances are the report's: the basic section judges a time against the Quick Vegas paper
-(Chan, Lin, Ho 2008) within 10 % or 0.3 s (times read off its ns-2 plots); the
+(Chan, Lin, Ho 2008) as a document time, ±10 % or 0.2 s (times read off its ns-2 plots:
+``tcpfluid.report.TOLERANCES``); the
 convergence-bdp section judges a fluid engine against the packet simulator within 25 % or
 3 base RTTs.
 """
@@ -21,6 +22,7 @@ from tcpfluid.algorithms.fast import Fast
 from tcpfluid.algorithms.quick_vegas import QuickVegas
 from tcpfluid.metrics import settling
 from tcpfluid.published import published
+from tcpfluid.report import TOLERANCES
 from tcpfluid.report._sec_convergence import _cb_overrides
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.scenarios.reduction import fluid_view
@@ -131,8 +133,8 @@ def _halving_settling(algorithm: str, rel_tol: float) -> float:
 
 
 def _doc_agrees(value: float, printed: float) -> bool:
-    """The basic section's criterion: 10 % or 0.3 s of the document's value."""
-    return abs(value - printed) <= max(0.10 * printed, 0.3)
+    """The basic section's criterion: the report's document time (±10 % or 0.2 s)."""
+    return TOLERANCES["document time"].passes(value, printed)
 
 
 @pytest.mark.parametrize(
@@ -245,11 +247,46 @@ def test_ns2_fast_update_and_cbr_packets_do_not_explain_the_halving_time(
     assert abs(qv_small - qv_ours) < 0.3, (qv_ours, qv_small)
 
 
+def _fast_packet_times(band: float) -> tuple[list[float], list[float]]:
+    """FAST's packet ramp-up, halving and doubling times on qv-basic (the window sampled
+    every 10 ms) settled within ``band``, and the paper's three times."""
+    sc = build_scenario("qv-basic").with_algorithm("fast")
+    res = simulate(sc, "packet", record_interval_s=0.01)
+    t = np.asarray(res.time_s)
+    w = np.asarray(res.window_pkts).reshape(len(t), -1)[:, 0]
+    keys = ("000/5.1/fast/ramp_up", "000/5.1/fast/halved", "000/5.1/fast/doubled")
+    printed = [float(published(k).value) for k in keys]
+    segments = ((0.0, 80.0), (80.0, 160.0), (160.0, 240.0))
+    times = [
+        float(settling(t, w, t_start=a, t_end=b, rel_tol=band, abs_tol=1.0).time_s)
+        for a, b in segments
+    ]
+    return times, printed
+
+
+def test_fast_packet_halving_follows_the_paper_with_a_one_percent_band() -> None:
+    # The halving: a 1 % band gives 3.15 s against the paper's 3.0 s, within the report's
+    # document time (±10 % or 0.2 s); the report's 2 % band gives 2.47 s, outside. The
+    # ramp-up agrees with either band (2.60 and 2.48 s against 2.6 s).
+    one, printed = _fast_packet_times(0.01)
+    two, _ = _fast_packet_times(0.02)
+    assert _doc_agrees(one[1], printed[1]) and not _doc_agrees(two[1], printed[1]), (one, two)
+    assert _doc_agrees(one[0], printed[0]) and _doc_agrees(two[0], printed[0]), (one, two)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "measured: a 1 % band gives the doubling as 1.35 s against the paper's 1.6 s "
+        "(-16 %, 0.25 s), outside the report's document time (±10 % or 0.2 s), as does "
+        "the 2 % band (1.35 s); only the halving turns to agree (3.15 s against 3.0 s). "
+        "All three agreed only under a stale ±10 % or 0.3 s"
+    ),
+)
 def test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band() -> None:
     # The band the paper's FAST numbers are consistent with: on the packet window (sampled
     # every 10 ms) a 1 % band gives the ramp-up, the halving and the doubling as 2.60 /
-    # 3.15 / 1.35 s against the paper's 2.6 / 3.0 / 1.6 s, all three within its tolerance;
-    # the report's 2 % band gives 2.48 / 2.47 / 1.35 s, the halving outside.
+    # 3.15 / 1.35 s against the paper's 2.6 / 3.0 / 1.6 s
     sc = build_scenario("qv-basic").with_algorithm("fast")
     res = simulate(sc, "packet", record_interval_s=0.01)
     t = np.asarray(res.time_s)

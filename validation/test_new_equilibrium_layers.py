@@ -247,9 +247,10 @@ def test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_
     The document's ns-2 run settles 2.0 s after the doubling. Our packet flow settles
     sooner because its train queue stops the ramp before μd (smaller overshoot); with
     Δ from the round's minimum RTT (the train's queue switched off) it settles in the
-    document's time within the row's tolerance (±10 % or 0.3 s). The same switch is not a
-    better reading overall: it also removes the slow-start burst from Δ (the ramp ends
-    at about 3 s instead of the document's 13 s) and slows the settling after the halving.
+    document's time within the row's tolerance (a document time, ±10 % or 0.2 s). The
+    same switch is not a better reading overall: it also removes the slow-start burst from
+    Δ (the ramp ends at about 3 s instead of the document's 13 s) and slows the settling
+    after the halving.
     """
     from tcpfluid.published import published
 
@@ -260,7 +261,7 @@ def test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_
     off_s = float(off.summary.convergence_times_s[0][1])
 
     def agree(x: float) -> bool:
-        return abs(x - document) <= max(0.1 * document, 0.3)
+        return TOLERANCES["document time"].passes(x, document)
 
     assert float(on) < document and not agree(float(on))
     assert agree(off_s)
@@ -321,13 +322,23 @@ def test_doubling_at_1000_kb_round_model_swings_back_from_its_undershoot() -> No
     assert pk_s < rm_m < rm_s
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "measured: the doubling's settling times over the four phases are 1.57, 1.68, 1.79 "
+        "and 1.73 s against the document's 2.0 s, none within the report's document time "
+        "(±10 % or 0.2 s: 1.8-2.2 s; 1.79 s is -10.4 %); the claim held only under a stale "
+        "±10 % or 0.3 s. The halving's 3.60, 3.75, 5.66, 3.79 s against 3.3 s: within it "
+        "at the scenario's own phase only, as stated"
+    ),
+)
 def test_qv_basic_settling_times_over_where_the_halving_falls_in_the_round() -> None:
     """qv-basic (§5.1), packet simulator, with the CBR start (the halving) moved by 0-100 ms.
 
     Where the change falls in the flow's round sets the state the doubling at 160 s
     meets: the doubling's settling time spans the document's 2.0 s (1.57 s at the
     scenario's own phase). The settling after the halving stays above the document's
-    3.3 s at every phase (3.60-5.66 s; within its 10 % / 0.3 s only at the scenario's own
+    3.3 s at every phase (3.60-5.66 s; within its ±10 % or 0.2 s only at the scenario's own
     phase, 3.60 s).
     """
     from tcpfluid.published import published
@@ -336,7 +347,7 @@ def test_qv_basic_settling_times_over_where_the_halving_falls_in_the_round() -> 
     halved = float(published("000/5.1/qv/halved").value)
 
     def agree(x: float, ref: float) -> bool:
-        return abs(x - ref) <= max(0.1 * ref, 0.3)
+        return TOLERANCES["document time"].passes(x, ref)
 
     times = []
     for offset in (0.0, 0.04, 0.06, 0.1):
@@ -411,6 +422,14 @@ def test_round_model_doubling_settles_with_the_packets_with_the_trains_runs(
     assert t[True] < t[False]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "measured: with the train's runs the round model settles in 1.79 s against the "
+        "document's 2.0 s: -10.6 %, 0.21 s, outside the report's document time (±10 % or "
+        "0.2 s); the claim held only under a stale ±10 % or 0.3 s"
+    ),
+)
 def test_qv_basic_doubling_round_model_settles_as_the_document_with_the_trains_runs() -> None:
     """qv-basic (§5.1): settling after the bandwidth doubles at 160 s, round model.
 
@@ -428,10 +447,9 @@ def test_qv_basic_doubling_round_model_settles_as_the_document_with_the_trains_r
         c = simulate(sc, "rounds", train_runs=runs).summary.flows[0].convergence_times_s[1]
         assert c is not None
         t[runs] = c
-    assert abs(t[True] - document) <= max(0.1 * document, 0.3)
-    assert abs(t[True] - pk) <= max(0.25 * pk, 0.3)
-    assert abs(t[False] - document) > max(0.1 * document, 0.3)
-    assert abs(t[False] - pk) > max(0.25 * pk, 0.3)
+    doc_tol, time_tol = TOLERANCES["document time"], TOLERANCES["time"]  # the report's
+    assert doc_tol.passes(t[True], document) and time_tol.passes(t[True], pk)
+    assert not doc_tol.passes(t[False], document) and not time_tol.passes(t[False], pk)
 
 
 @pytest.mark.xfail(
