@@ -44,12 +44,9 @@ def _run(
     progress = current_progress()  # the report's bar, when one is drawn
     if progress is not None:
         options.setdefault("progress", progress)
-    try:
-        res = simulate(sc, engine, **options)
-    except ValueError as exc:
-        return None, {"error": str(exc)}
-    except RuntimeError as exc:  # a failed ODE solve
-        return None, failure(f"{engine} run failed: {exc}")
+    res = checked_simulate(sc, engine, **options)
+    if not isinstance(res, Result):
+        return None, res
     try:
         p = sc.fluid_view(None).path
         out: dict[str, Any] = {"bdp_pkts": float(p.bdp), "d_s": float(p.d), "mu_pps": float(p.mu)}
@@ -69,6 +66,22 @@ def _run(
         out["round_cwnd_pkts"] = [_f64(r.window_pkts) for r in res.rounds]
         out["round_phase"] = [_f64(r.phase) for r in res.rounds]
     return res, out
+
+
+def checked_simulate(sc: Any, engine: str, **options: Any) -> Result | dict[str, Any]:
+    """Run ``sc`` on ``engine``: the result, or what a task returns instead of its values:
+    ``{"error": message}`` when the engine refuses the configuration (a ``ValueError``), a
+    :func:`._common.failure` when the run failed (a ``RuntimeError``, or a result whose
+    status says it did not compute the whole run, with its message)."""
+    try:
+        res = simulate(sc, engine, **options)
+    except ValueError as exc:
+        return {"error": str(exc)}
+    except RuntimeError as exc:  # e.g. a failed ODE solve
+        return failure(f"{engine} run failed: {exc}")
+    if not res.success:
+        return failure(f"{engine} run failed (status {res.status}): {res.message}")
+    return res
 
 
 def _f64(a: Any) -> Any:

@@ -109,7 +109,7 @@ def _cw_rows(case: tuple[str, tuple[float, ...]], runs: Runs) -> Iterator[tuple[
         lag = slow_start_exit(a, b, D_S, rtt="average", gamma=g, rule="sender")
         printed = slow_start_exit(a, b, D_S, rtt="average", gamma=g).window_pkts
         p = runs[f"packet {kb:g}"]
-        p_w = num(p["summary"]["ss_exit_window"] if "summary" in p else None, _NOT_LEFT)
+        p_w = run_value(p, ("summary", "ss_exit_window"), _NOT_LEFT)
         o_w = run_value(runs[f"ode {kb:g}"], ("summary", "ss_exit_window"), _NOT_LEFT)
         r_w = float(runs["batch"]["ss_exit_window_pkts"][j])
         beside = {

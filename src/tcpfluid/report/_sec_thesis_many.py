@@ -27,13 +27,13 @@ from ._common import (
     doc,
     engine_cells,
     err_na,
-    failure,
     mean_rate_since,
     run_value,
     share_row,
 )
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_lines
+from ._runs import checked_simulate
 from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import (
     DELACK_TIMEOUT_S,
@@ -125,17 +125,15 @@ def many_flows_run(
         acks: dict[str, Any] = {"delayed_ack": delayed_ack, "delayed_ack_echo": delayed_ack_echo}
         opts = {**acks, "min_rto_s": MANY_FLOWS_MIN_RTO_S, "ns2_vegas_timing": ns2_vegas_timing}
         opts |= {**ns2_packet_options(sc), "red_wait": red_wait}
-        res = simulate(
-            sc, "packet", record_interval_s=1.0, delack_timeout_s=DELACK_TIMEOUT_S, **opts
-        )
+        opts |= {"record_interval_s": 1.0, "delack_timeout_s": DELACK_TIMEOUT_S}
+    else:
+        opts = {"min_rto_s": MANY_FLOWS_MIN_RTO_S}
+    res = checked_simulate(sc, engine, **opts)
+    if not isinstance(res, Result):
+        return res
+    if packets:
         g = res.throughput_pps[:, res.time_s > MF_FROM_S].mean(axis=1)
     else:
-        try:
-            res = simulate(sc, engine, min_rto_s=MANY_FLOWS_MIN_RTO_S)
-        except ValueError as exc:
-            return {"error": str(exc)}
-        if not res.success:
-            return failure(res.message)
         g = mean_rate_since(res.time_s, res.series["delivered_pkts"], MF_FROM_S)
     out: dict[str, Any] = {
         "goodput_bps": (g * bits).tolist(),

@@ -13,7 +13,8 @@ import numpy as np
 from .. import plot
 from ..analytic import jain_index
 from ..engines import ENGINES as MODELS
-from ..engines import _check_engine, simulate
+from ..engines import _check_engine
+from ..results import Result
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
@@ -33,6 +34,7 @@ from ._common import (
 )
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
+from ._runs import checked_simulate
 from ._sec_thesis_many import _MODULE as _MANY
 from ._sec_thesis_many import _NO_CF, _SPREAD, _mf_grid, table_of
 from ._table import DOCUMENT, NA, Row, time_kind
@@ -97,10 +99,9 @@ def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S
     of Δ, and Δ's mean; and the rounds of the last 10 s (for the figure)."""
     _check_engine(engine, ENGINES)
     sc = vegas_delta_scenario(delta, duration_s)
-    try:
-        res = simulate(sc, engine)
-    except ValueError as exc:
-        return {"error": str(exc)}
+    res = checked_simulate(sc, engine)
+    if not isinstance(res, Result):
+        return res
     s = round_samples(res)
     m = s["t"] > VD_FROM_S
     if not m.any():
@@ -187,12 +188,9 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     bits = 8.0 * sc.packet_size_bytes
     packets = MODELS[engine].granularity == "packet"
     # the packet senders recover as the thesis's ns-2 agents (_thesis_ns2)
-    try:
-        res = simulate(sc, engine, **(ns2_packet_options(sc) if packets else {}))
-    except ValueError as exc:
-        return {"error": str(exc)}
-    if not res.success:
-        return failure(res.message)
+    res = checked_simulate(sc, engine, **(ns2_packet_options(sc) if packets else {}))
+    if not isinstance(res, Result):
+        return res
     # goodput: the packets delivered in order to the receiver (retransmissions counted once)
     g = mean_rate_since(res.time_s, res.delivered_pkts(), RENO_FROM_S).tolist()
     out = {"goodput_bps": [x * bits for x in g], "jain": float(jain_index(g))}
