@@ -58,7 +58,7 @@ class Comparison:
     layers: bool = False
     #: the row's declared case (:attr:`~._table.Row.case`)
     case: Mapping[str, Any] = field(default_factory=dict)
-    #: the cell is a failed value (:class:`~._table.NA`), not a number
+    #: the cell, or the row's reference, is a failed value (:class:`~._table.NA`)
     failed: bool = False
 
     @property
@@ -78,7 +78,7 @@ def row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
     alg = algorithm_of(r.setting)
     bad = set(r.failures)
     for c in r.compared:
-        failed = isinstance(r.values[c], NA)
+        failed = isinstance(r.values[c], NA) or r.reference_failed
         yield Comparison(
             section, alg, r.quantity, c, r.reference, c not in bad, case=r.case, failed=failed
         )

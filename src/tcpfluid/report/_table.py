@@ -178,27 +178,41 @@ class Row:
     def _outside(self, columns: Sequence[str], against: str) -> tuple[str, ...]:
         """``columns`` whose values are outside the row's tolerance of column ``against``."""
         ref = self.values.get(against)
-        if not _is_num(ref):
-            return ()
+        if not _is_num(ref):  # a failed reference: no cell is within a tolerance of it
+            return tuple(columns) if isinstance(ref, NA) and ref.failed else ()
         r, tol = float(ref), self.tolerance  # type: ignore[arg-type]
         return tuple(
             c for c in columns if isinstance(v := self.values[c], NA) or not tol.passes(float(v), r)
         )
 
     @property
+    def reference_failed(self) -> bool:
+        """True when the reference cell is a failed value (:class:`NA` ``failed``): its
+        layer should have given the number every other cell is judged against."""
+        ref = self.values[self.reference]
+        return isinstance(ref, NA) and ref.failed
+
+    @property
     def judged(self) -> bool:
-        """True when the row has a reference value and at least one compared cell."""
-        return _is_num(self.values[self.reference]) and bool(self.compared)
+        """True when the row has a reference value (or a failed one, against which every
+        compared cell differs) and at least one compared cell."""
+        ref = self.values[self.reference]
+        return (_is_num(ref) or self.reference_failed) and bool(self.compared)
 
     @property
     def ok(self) -> bool:
-        """True when no compared column is outside its tolerance."""
-        return not self.failures
+        """True when no compared column is outside its tolerance and the reference did
+        not fail."""
+        return not self.failures and not self.reference_failed
 
     @property
     def verdict(self) -> str:
-        """``agree``, ``DIFFERS: <col> <error>, ...`` or ``no comparison (...)``."""
-        if not _is_num(self.values[self.reference]):
+        """``agree``, ``DIFFERS: <col> <error>, ...`` (a failed reference: ``DIFFERS:
+        reference <col> n/a (<reason>)``) or ``no comparison (...)``."""
+        ref = self.values[self.reference]
+        if isinstance(ref, NA) and ref.failed:
+            return f"DIFFERS: reference {self.reference} n/a ({ref.reason})"
+        if not _is_num(ref):
             return f"no comparison (reference {self.reference} n/a)"
         if not self.compared:
             return "no comparison (one value only)"
