@@ -13,7 +13,6 @@ import numpy as np
 from .. import plot
 from ..analytic import blb_equilibrium, blb_train_equilibrium, jain_index, reverse_path_throughput
 from ..engines import ENGINES as MODELS
-from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis's Vegas settings
 from ..fairness import train_fraction
 from ..published import THESIS_TABLE_3_16
@@ -27,6 +26,7 @@ from ._common import (
     column_series,
     doc,
     engine_cells,
+    err_na,
     mean_rate_since,
     num,
     phase_range,
@@ -36,8 +36,9 @@ from ._common import (
 )
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
+from ._runs import checked_simulate
 from ._sec_analytic import _NAMES
-from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row
+from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Value
 from ._thesis_ns2 import ns2_fast_recovery, ns2_initial_window, ns2_packet_options
 
 # ============================================================ thesis two-flow (Table 3.16)
@@ -63,9 +64,9 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     and the Boutremans–Le Boudec prediction with the packet run's measured BaseRTT
     errors, alone and with the long flow's measured train fraction; for each of
     ``start_offsets_s`` (in [0, 10) s), one more packet run with connection 2 starting that
-    much later (``"packet_offset_jain"``)."""
-    from ..engines import Hybrid, Packet
-
+    much later (``"packet_offset_jain"``). A run that gave no result leaves, in place of
+    its values, :func:`._runs.checked_simulate`'s error under ``"packet_error"``,
+    ``"rounds_error"`` or ``"ode_error"`` (an offset run: in place of its index)."""
     offsets = [float(o) for o in start_offsets_s]
     for o in offsets:
         if not (math.isfinite(o) and 0.0 <= o < 10.0):
@@ -77,36 +78,48 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     kw = {"x2": f"{x2_ms}ms", "queue": "red", "duration": "60s", **params}
     # the thesis's ns-2 agents start from one packet
     sc = ns2_initial_window(build_scenario("thesis-two-flow", **kw).with_algorithm(alg))
-    prop = np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
     ns2 = ns2_packet_options(sc)  # the packet senders and RED as the thesis's ns-2
-    res = simulate(sc, Packet(record_interval_s=0.001, **ns2))  # fine enough for the train
-    t = res.time_s
-    base = np.asarray(res.base_rtt_s, dtype=np.float64)
-    x = np.maximum(base - prop, 0.0)
-    out: dict[str, Any] = {"packet_jain": _packet_jain(res)}
-    if offsets:
-        out["packet_offset_jain"] = [
-            _packet_jain(simulate(thesis_offset_scenario(sc, o), Packet(**ns2))) for o in offsets
-        ]
-    mu = sc.link("R1-R2").rate_bps / (8.0 * sc.packet_size_bytes)
-    if alg == "enhanced-vegas":
-        deltas = [params["delta"]] * 2
-        out["blb_jain"] = blb_equilibrium(deltas, x, mu, prop_delay_s=prop).jain_index
-        f = train_fraction(t, res.throughput_pps[1], mu, start_s=10.0, end_s=60.0)
-        out["train_fraction"] = f
-        out["train_jain"] = blb_train_equilibrium(deltas, x, mu, train_fraction=f).jain_index
-    try:
-        rm = simulate(sc, "rounds")
-    except ValueError as exc:  # the round model refuses the configuration
-        out["rounds_error"] = str(exc)
+    res = checked_simulate(sc, "packet", record_interval_s=0.001, **ns2)  # fine for the train
+    out: dict[str, Any] = {}
+    if not isinstance(res, Result):
+        out["packet_error"] = res
     else:
+        out |= _packet_values(sc, res, alg, params)
+        if offsets:
+            runs = (
+                checked_simulate(thesis_offset_scenario(sc, o), "packet", **ns2) for o in offsets
+            )
+            out["packet_offset_jain"] = [
+                _packet_jain(r) if isinstance(r, Result) else r for r in runs
+            ]
+    rm = checked_simulate(sc, "rounds")
+    if isinstance(rm, Result):
         thr_r = mean_rate_since(rm.time_s, rm.delivered_pkts(), 10.0)
         out["rounds_jain"] = float(jain_index(thr_r))
-    r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
-    if not r.success:
-        return {**out, "ode_error": r.message}
+    else:
+        out["rounds_error"] = rm
+    r = checked_simulate(sc, "hybrid", record_interval_s=sc.duration_s / 600)
+    if not isinstance(r, Result):
+        return {**out, "ode_error": r}
     thr_o = mean_rate_since(r.time_s, r.series["delivered_pkts"], 10.0)
     return {**out, "ode_jain": float(jain_index(thr_o))}
+
+
+def _packet_values(sc: Scenario, res: Result, alg: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The values of :func:`thesis_run` from its packet run ``res``: Jain's index and (the
+    enhanced Vegas) the Boutremans–Le Boudec predictions from the measured BaseRTTs."""
+    out: dict[str, Any] = {"packet_jain": _packet_jain(res)}
+    if alg != "enhanced-vegas":
+        return out
+    prop = np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
+    x = np.maximum(np.asarray(res.base_rtt_s, dtype=np.float64) - prop, 0.0)
+    mu = sc.link("R1-R2").rate_bps / (8.0 * sc.packet_size_bytes)
+    deltas = [params["delta"]] * 2
+    out["blb_jain"] = blb_equilibrium(deltas, x, mu, prop_delay_s=prop).jain_index
+    f = train_fraction(res.time_s, res.throughput_pps[1], mu, start_s=10.0, end_s=60.0)
+    out["train_fraction"] = f
+    out["train_jain"] = blb_train_equilibrium(deltas, x, mu, train_fraction=f).jain_index
+    return out
 
 
 def thesis_offset_scenario(sc: Scenario, offset_s: float) -> Scenario:
@@ -126,18 +139,24 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     """The row of one thesis point from :func:`thesis_run`'s result ``r`` against Table
     3.16, with the packet runs' [min, max] over connection 2's start as phase columns."""
     no_blb = NA(prose("thesis-fairness", "no_blb"))
-    cf = num(r.get("train_jain"), "") if "train_jain" in r else no_blb
-    ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
-    refused = NA(f"engine refused: {r.get('rounds_error')}")  # not a model of this set-up
-    rv = refused if "rounds_error" in r else num(r.get("rounds_jain"), "no value")
-    pv = float(r["packet_jain"])
+    pv = run_value(r.get("packet_error", r), ("packet_jain",), "no value")
+    if "train_jain" in r:
+        cf: Value = num(r["train_jain"], "")
+    elif isinstance(pv, NA) and _SETTINGS[setting][0] == "enhanced-vegas":
+        # the closed form takes the packet run's measured BaseRTTs
+        cf = NA(f"no packet run to measure the BaseRTTs from: {pv.reason}", failed=True)
+    else:
+        cf = no_blb
+    ov = run_value(r.get("ode_error", r), ("ode_jain",), "no value")
+    rv = run_value(r.get("rounds_error", r), ("rounds_jain",), "no value")
     values = engine_cells(cf, rv, ov, pv, THESIS_TABLE_3_16[x2_ms][setting])
     informative: tuple[str, ...] = ()
     if "blb_jain" in r:
         values[_ONE_DELAY] = r["blb_jain"]
         informative += (_ONE_DELAY,)
     if r.get("packet_offset_jain"):
-        values[PHASE_MIN], values[PHASE_MAX] = phase_range([pv, *r["packet_offset_jain"]])
+        offset = [o if isinstance(o, float) else err_na(o, "") for o in r["packet_offset_jain"]]
+        values[PHASE_MIN], values[PHASE_MAX] = phase_range([pv, *offset])
         informative += (PHASE_MIN, PHASE_MAX)
     case = {"setting": setting, "x2_ms": x2_ms}
     return share_row(

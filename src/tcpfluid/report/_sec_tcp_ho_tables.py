@@ -14,8 +14,8 @@ import numpy as np
 
 from .. import plot
 from ..engines import ENGINES as MODELS
-from ..engines import simulate
 from ..metrics import jain_index
+from ..results import Result
 from ..scenarios import build_scenario
 from ..scenarios._paper_tables import HO_DIFFERENT_RTTS_MS, HO_MEASURE_FROM_S
 from ..scenarios.mix import with_flow_params
@@ -29,7 +29,6 @@ from ._common import (
     engine_results,
     engine_runs_cells,
     err_na,
-    failure,
     map_value,
     mean_rate_since,
     run_cells,
@@ -37,6 +36,7 @@ from ._common import (
 )
 from ._core import Figure, ReportConfig, Task, prose
 from ._figures import draw_columns, render
+from ._runs import checked_simulate
 from ._sec_analytic import _NAMES
 from ._table import CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value, time_kind
 from ._thesis_ns2 import ns2_fast_options
@@ -78,12 +78,9 @@ def ho_table_run(
     opts = dict(options or {})
     if MODELS[engine].granularity == "packet":  # the paper ran ns-2 (§5): its FAST agent's
         opts = {**ns2_fast_options(sc), **opts}  # SACK recovery
-    try:
-        res = simulate(sc, engine, **opts)
-    except ValueError as exc:  # a configuration the engine does not model
-        return {"error": str(exc)}
-    except RuntimeError as exc:  # a failed run
-        return failure(str(exc))
+    res = checked_simulate(sc, engine, **opts)
+    if not isinstance(res, Result):
+        return res
     thr = mean_rate_since(res.time_s, res.delivered_pkts(), HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
@@ -275,12 +272,9 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
     the first time its window reaches μd (s; NaN: never) and its running average goodput
     at each second (Mb/s). ``{"error": message}`` when the engine refuses."""
     sc = build_scenario(_ITCP_SCENARIO, **dict(overrides)).with_algorithm(algorithm)
-    try:
-        res = simulate(sc, engine)
-    except ValueError as exc:  # a configuration the engine does not model
-        return {"error": str(exc)}
-    except RuntimeError as exc:  # a failed run
-        return failure(str(exc))
+    res = checked_simulate(sc, engine)
+    if not isinstance(res, Result):
+        return res
     t, dl = np.asarray(res.time_s, dtype=np.float64), res.delivered_pkts()[0]
     bits, end = 8.0 * sc.packet_size_bytes, sc.duration_s
     if res.rounds:  # the window each round's decision saw (the packet simulator's log)

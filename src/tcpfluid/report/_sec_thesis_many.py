@@ -17,7 +17,6 @@ import numpy as np
 from .. import plot
 from ..analytic import jain_index
 from ..engines import ENGINES as MODELS
-from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS
 from ..results import Result
 from ..scenarios import build_scenario
@@ -167,7 +166,7 @@ def two_flow_ack_run(
     """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s, the
     receivers delaying their ACKs or not (``delayed_ack``: one bool, or one per connection;
     the options as :func:`many_flows_run`'s): goodputs over 10-60 s (b/s), first and final
-    BaseRTT (s)."""
+    BaseRTT (s); or :func:`._runs.checked_simulate`'s error when the run gave none."""
     o = {"x2": "1ms", "queue": "red", "duration": "60s", "alpha": 1, "beta": 3}
     sc = build_scenario("thesis-two-flow", **o).with_algorithm("vegas")
     sc = ns2_initial_window(sc, initial_window)
@@ -175,7 +174,9 @@ def two_flow_ack_run(
     acks: dict[str, Any] = {"delayed_ack": da, "delack_timeout_s": DELACK_TIMEOUT_S}
     acks |= {"delayed_ack_echo": delayed_ack_echo, "ns2_vegas_timing": ns2_vegas_timing}
     # the senders recover as ns-2's agents
-    res = simulate(sc, "packet", record_interval_s=0.1, **acks, **ns2_packet_options(sc))
+    res = checked_simulate(sc, "packet", record_interval_s=0.1, **acks, **ns2_packet_options(sc))
+    if not isinstance(res, Result):
+        return res
     m = res.time_s > 10.0
     first, final = _base_rtts(res)
     return {

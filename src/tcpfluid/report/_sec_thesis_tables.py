@@ -26,6 +26,7 @@ from ._common import (
     doc,
     engine_cells,
     engine_results,
+    err_na,
     failure,
     mean_rate_since,
     run_cells,
@@ -37,7 +38,7 @@ from ._figures import draw_columns, render
 from ._runs import checked_simulate
 from ._sec_thesis_many import _MODULE as _MANY
 from ._sec_thesis_many import _NO_CF, _SPREAD, _mf_grid, table_of
-from ._table import DOCUMENT, NA, Row, time_kind
+from ._table import DOCUMENT, NA, Row, Value, time_kind
 from ._thesis_ns2 import (
     DELACK_TIMEOUT_S,
     MANY_FLOWS_MIN_RTO_S,
@@ -316,8 +317,8 @@ _DA_DA = "both receivers delay their ACKs (DA, DA)"
 
 
 def _packet_row(
-    setting: str, quantity: str, unit: str, kind: str, packet: float, document: float,
-    case: dict[str, Any], informative: Mapping[str, float] | None = None,
+    setting: str, quantity: str, unit: str, kind: str, packet: Value, document: float,
+    case: dict[str, Any], informative: Mapping[str, Value] | None = None,
 ) -> Row:  # fmt: skip
     """A row only the packet simulator runs (the fluid engines model no delayed ACKs), with
     ``informative`` packet columns beside."""
@@ -337,21 +338,23 @@ def _t26_rows(cases: tuple[tuple[str, int, int], ...], runs: Runs) -> Iterator[R
         yield share_row(setting, _SPREAD, values, DOCUMENT, two_flows=False, case=case)
 
 
-def _t27_medians(r27: dict[str, Any]) -> tuple[float, float]:
+def _t27_medians(r27: Mapping[str, Any] | None) -> tuple[Value, Value]:
     """Over the Vegas flows of a run: the median first recorded BaseRTT and the median
-    excess of the last one over the round-trip propagation."""
+    excess of the last one over the round-trip propagation (``n/a`` with the run's error,
+    twice, when it gave none)."""
+    if r27 is None or "error" in r27:
+        na = err_na(r27 or {}, "not run")
+        return na, na
     veg = [i for i, a in enumerate(r27["algorithm"]) if a != "reno"]
     first = float(np.median([r27["first_base_rtt_s"][i] for i in veg]))
     excess = float(np.median([r27["last_base_rtt_s"][i] - r27["prop_rtt_s"][i] for i in veg]))
     return first, excess
 
 
-def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> Iterator[Row]:
+def _t27_rows(r27: Mapping[str, Any] | None, r27_iw2: Mapping[str, Any] | None) -> Iterator[Row]:
     """Table 3.27's rows from its run, with the same run from the library's initial window
-    of 2 packets beside."""
-    if "error" in r27:
-        return
-    beside = _t27_medians(r27_iw2) if "error" not in r27_iw2 else None
+    of 2 packets beside (a run that gave no values: its cells ``n/a`` with its error)."""
+    beside = _t27_medians(r27_iw2)
     setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
     last = "last recorded BaseRTT minus the round-trip propagation, median over the Vegas flows"
     quantities = (
@@ -359,9 +362,14 @@ def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> Iterator[Row]:
         (last, "last_base_rtt_excess_median"),
     )
     for j, ((q, key), v) in enumerate(zip(quantities, _t27_medians(r27), strict=True)):
-        extra = None if beside is None else {_IW2: beside[j]}
         ref, case = doc(f"001/table3.27/{key}"), {"quantity": key}
-        yield _packet_row(setting, q, "s", time_kind(DOCUMENT), v, ref, case, extra)
+        yield _packet_row(setting, q, "s", time_kind(DOCUMENT), v, ref, case, {_IW2: beside[j]})
+
+
+def _kbps(r: Mapping[str, Any], i: int) -> Value:
+    """Connection ``i``'s goodput (kb/s) of a two-flow run, or ``n/a`` with its error."""
+    v = run_value(r, ("goodput_bps", i), "no value")
+    return v if isinstance(v, NA) else v / 1e3
 
 
 def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Row]:
@@ -369,10 +377,10 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Ro
     window of 2; DA-IA with ACKs echoing the first packet)."""
     for label, r, keys in ((_IA_IA, ia, "ia-ia"), (_DA_DA, da, "da-da"), (_DA_IA, dai, "da-ia")):
         for i in (0, 1):
-            echo = {_ECHO_RFC: dai_rfc["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
+            echo = {_ECHO_RFC: _kbps(dai_rfc, i)} if keys == "da-ia" else {}
             yield _packet_row(
                 _T328_SETTING + label, f"goodput of connection {i + 1}, 10–60 s", "kb/s",
-                "throughput", r["goodput_bps"][i] / 1e3,
+                "throughput", _kbps(r, i),
                 doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
                 {"acks": keys, "connection": i + 1}, echo,
             )  # fmt: skip
@@ -380,7 +388,7 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Ro
     def base_rtt(label: str, r: Any, keys: str, q: str, i: int, key: str, **extra: Any) -> Row:
         return _packet_row(
             _T328_SETTING + label, f"{q} BaseRTT of connection {i + 1}", "s", time_kind(DOCUMENT),
-            float(r[f"{q}_base_rtt_s"][i]), doc(f"001/table3.28/{keys}/{key}"),
+            run_value(r, (f"{q}_base_rtt_s", i), "no BaseRTT"), doc(f"001/table3.28/{keys}/{key}"),
             {"acks": keys, "connection": i + 1, "quantity": q}, extra,
         )  # fmt: skip
 
@@ -389,7 +397,15 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Ro
     both = [(i, q, f"{q}_base_rtt{i + 1}") for i in (0, 1) for q in ("first", "final")]
     yield from (base_rtt(_DA_IA, dai, "da-ia", q, i, key) for i, q, key in both)
     yield from (
-        base_rtt(_DA_DA, da, "da-da", q, i, key, **{_IW2: float(da2[f"{q}_base_rtt_s"][i])})
+        base_rtt(
+            _DA_DA,
+            da,
+            "da-da",
+            q,
+            i,
+            key,
+            **{_IW2: run_value(da2, (f"{q}_base_rtt_s", i), "no BaseRTT")},
+        )
         for i, q, key in both
     )
     yield base_rtt(_IA_IA, ia, "ia-ia", "final", 0, "final_base_rtt")
@@ -397,8 +413,7 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> Iterator[Ro
 
 def _da_rows(cases: tuple[tuple[str, int, int], ...], runs: Runs) -> Iterator[tuple[str, Row]]:
     yield from (("3.26", r) for r in _t26_rows(cases, runs))
-    r27 = runs.get(T327_CASE, {"error": "not run"})
-    yield from (("3.27", r) for r in _t27_rows(r27, runs[", initial window 2"]))
+    yield from (("3.27", r) for r in _t27_rows(runs.get(T327_CASE), runs[", initial window 2"]))
     yield from (("3.28", r) for r in _t28_rows(*(runs[k] for k in list(_DA_RUNS)[:5])))
 
 
