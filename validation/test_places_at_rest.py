@@ -85,7 +85,7 @@ def test_round_model_without_places_rests_together(
     """Switched off (no flow placed): the round model's flows rest together, each within
     the hold-out's 10 % of every packet flow's window (87.0 packets against 81.9–83.8)."""
     monkeypatch.setattr(
-        _rounds_engine, "placed_flows", lambda s, d, w: (np.zeros(len(s), dtype=bool), 1.0)
+        _rounds_engine, "placed_flows", lambda s, d, w, g: (np.zeros(len(s), dtype=bool), 1.0)
     )
     w = _settled(_run("rounds"))
     assert w == pytest.approx(np.full(N, w[0]), rel=1e-6)

@@ -66,7 +66,8 @@ def test_runs_begin_in_proportion_to_the_flows_arrivals() -> None:
 
 
 def test_identical_flows_hit_by_an_overflow_lose_apart() -> None:
-    """Four identical Vegas flows (50 ms, 1000 packets/s, a 30-packet buffer) at rest,
+    """Four identical Vegas flows (50 ms, 1000 packets/s, a 30-packet buffer; access
+    links spacing each flow's packets 0.1 ms apart) at rest,
     then a CBR of 600 packets/s from 3 s: the overflow is their ACK-clocked packets (no
     growth to drop first). In runs it falls on one flow after another: they learn of their
     first losses at different instants (measured 3.0986-3.0992 s; 1, 8, 1 and 2 loss
@@ -79,6 +80,7 @@ def test_identical_flows_hit_by_an_overflow_lose_apart() -> None:
         "buffer_pkts": 30,
         "duration_s": 6.0,
         "cross_traffic": [(600.0, 3.0, 6.0)],
+        "flow_spacing_s": [1e-4] * 4,
     }
 
     def first_losses(drop_share: str) -> list[float]:

@@ -396,8 +396,12 @@ def test_two_equal_vegas_flows_settle_where_the_packets_do() -> None:
     # growth in slow start, so it leaves slow start first and rests at a smaller window
     # (docs/round-model.md, "Places in the burst"). The packet simulator on the same path
     # (rtt_dumbbell(8e6, [0.1, 0.1], ["vegas"] * 2, duration_s=60): 1000 packets/s, 100 ms)
-    # settles at 58.5 and 49.3 packets; 1.5 packets covers its ACK-clock noise
-    tr = simulate_rounds(get_law("vegas"), Path(1000, 0.1), duration_s=60.0, n_flows=2)
+    # settles at 58.5 and 49.3 packets; 1.5 packets covers its ACK-clock noise. Its access
+    # links (10 times the bottleneck's rate) space each flow's packets 0.1 ms apart, so the
+    # flows' first packets reach the bottleneck before either flow's second
+    tr = simulate_rounds(
+        get_law("vegas"), Path(1000, 0.1), duration_s=60.0, n_flows=2, flow_spacing_s=1e-4
+    )
     w = tr.window_pkts[-1, 0]
     assert w[0] > w[1]
     assert w == pytest.approx([58.5, 49.3], abs=1.5)

@@ -39,21 +39,31 @@ def _throughputs(engine: str, buffer_pkts: float = BUFFER_PKTS, **opts: float) -
 
 
 def test_the_first_packets_beyond_the_buffer_lose_their_whole_windows_by_hand() -> None:
-    d = np.full(N, RTT_S)
-    # the buffer holds 3, one more is in service: flows 0-3 keep a packet
-    assert start_lockout(np.zeros(N), d, 3.0).tolist() == [False] * 4 + [True] * 4
+    d, two, spaced = np.full(N, RTT_S), np.full(N, 2.0), np.full(N, 1e-4)
+
+    def locked(start: np.ndarray, rtt: np.ndarray, buffer: float, gap: np.ndarray = spaced):
+        return start_lockout(start, rtt, buffer, two, gap).tolist()
+
+    # spaced by their access links, every flow's first packet comes before any second one:
+    # the buffer holds 3, one more is in service, so flows 0-3 keep a packet
+    assert locked(np.zeros(N), d, 3.0) == [False] * 4 + [True] * 4
     # a part of a packet of buffer holds no packet
-    assert start_lockout(np.zeros(N), d, 3.9).tolist() == [False] * 4 + [True] * 4
+    assert locked(np.zeros(N), d, 3.9) == [False] * 4 + [True] * 4
     # no limit, or as many places as flows: no one
-    assert not start_lockout(np.zeros(N), d, math.inf).any()
-    assert not start_lockout(np.zeros(N), d, N - 1.0).any()
+    assert not any(locked(np.zeros(N), d, math.inf))
+    assert not any(locked(np.zeros(N), d, N - 1.0))
     # a flow that starts later, or on another round clock, is not in the start's burst
     late = np.zeros(N)
     late[1] = 0.5
-    assert start_lockout(late, d, 3.0).tolist() == [False] * 5 + [True] * 3
+    assert locked(late, d, 3.0) == [False] * 5 + [True] * 3
     other = d.copy()
     other[1] = 0.1
-    assert start_lockout(np.zeros(N), other, 3.0).tolist() == [False] * 5 + [True] * 3
+    assert locked(np.zeros(N), other, 3.0) == [False] * 5 + [True] * 3
+    # unspaced (no access link: each flow's two packets queued when sent), each window comes
+    # as one run: the four places hold flows 0 and 1; with five, flow 2 keeps one packet
+    unspaced = np.zeros(N)
+    assert locked(np.zeros(N), d, 3.0, unspaced) == [False] * 2 + [True] * 6
+    assert locked(np.zeros(N), d, 4.0, unspaced) == [False] * 3 + [True] * 5
 
 
 def test_a_lost_timer_retransmission_doubles_the_timer_by_hand() -> None:

@@ -348,8 +348,14 @@ class StartLockout:
     (:func:`~._rounds_physics.start_lockout`): each starts once a timer retransmission gets
     through (:func:`~._rounds_physics.timer_retransmissions`)."""
 
-    def __init__(self, ff: NDArray[np.float64], buffer_pkts: float) -> None:
-        locked = start_lockout(ff[:, K.F_START], ff[:, K.F_D], buffer_pkts)
+    def __init__(
+        self,
+        ff: NDArray[np.float64],
+        buffer_pkts: float,
+        init_cwnd: NDArray[np.float64],
+        spacing_s: NDArray[np.float64],
+    ) -> None:
+        locked = start_lockout(ff[:, K.F_START], ff[:, K.F_D], buffer_pkts, init_cwnd, spacing_s)
         ff[locked, K.F_START] += INITIAL_RTO_S
         self.rto = np.where(locked, INITIAL_RTO_S, 0.0)
         #: per flow: the bottleneck's drops so far at its last try

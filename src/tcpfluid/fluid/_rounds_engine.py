@@ -147,7 +147,10 @@ class RoundEngine:
         locked = np.zeros(self.n, dtype=bool)
         for s in range(S):
             on = slice(s * F, (s + 1) * F)
-            locked[on] = start_lockout(self.start_n[on], d[on], float(self.batch.buffer_pkts[s]))
+            buf = float(self.batch.buffer_pkts[s])
+            locked[on] = start_lockout(
+                self.start_n[on], d[on], buf, self.cwnd0[on], self.spacing_n[on]
+            )
         if not locked.any():
             return None
         self.start_n[locked] += INITIAL_RTO_S
@@ -171,7 +174,9 @@ class RoundEngine:
         """The flows with places in the round's burst and the class whose rounds place them."""
         S, F = self.S, self.F
         d = self._flow_d()
-        placed, cycles = placed_flows(*(a.reshape(S, F) for a in (self.start_n, d, self.cwnd0)))
+        placed, cycles = placed_flows(
+            *(a.reshape(S, F) for a in (self.start_n, d, self.cwnd0, self.spacing_n))
+        )
         placed = placed.reshape(-1)
         if not placed.any():
             return

@@ -220,18 +220,26 @@ def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
 
 
 def placed_flows(
-    start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
+    start_s: NDArray[np.float64],
+    base_rtt_s: NDArray[np.float64],
+    init_cwnd: NDArray[np.float64],
+    spacing_s: NDArray[np.float64],
 ) -> tuple[NDArray[np.bool_], Any]:
     """The flows with places in the rounds' burst and the burst's cycles of one scenario
     (arrays of its flows), or of each scenario (rows of ``(scenarios, flows)`` arrays;
     docs/round-model.md, "Places in the burst"): at least two flows that start first,
-    together, on the first one's round clock; cycles: its initial window (>= 1 packet)."""
+    together, on the first one's round clock; cycles: its initial window (>= 1 packet)
+    where every placed flow's packets reach the bottleneck spaced (``spacing_s`` > 0: an
+    access link slower than the sender, so the flows' first packets come before any
+    flow's second), else 1 (each flow's initial window arrives as one run)."""
     first = start_s == start_s.min(axis=-1, keepdims=True)
     j = np.argmax(first, axis=-1)[..., None]
     d_j = np.take_along_axis(base_rtt_s, j, axis=-1)
     placed = first & same_clock(base_rtt_s, d_j)
     placed &= np.count_nonzero(placed, axis=-1, keepdims=True) >= 2
     cycles = np.maximum(np.take_along_axis(init_cwnd, j, axis=-1)[..., 0], 1.0)
+    spaced = np.all((spacing_s > 0.0) | ~placed, axis=-1)
+    cycles = np.where(spaced, cycles, 1.0)
     return placed, (float(cycles) if cycles.ndim == 0 else cycles)
 
 
@@ -248,14 +256,23 @@ DUPACK_THRESHOLD = 3
 
 
 def start_lockout(
-    start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], buffer_pkts: float
+    start_s: NDArray[np.float64],
+    base_rtt_s: NDArray[np.float64],
+    buffer_pkts: float,
+    init_cwnd: NDArray[np.float64],
+    spacing_s: NDArray[np.float64],
 ) -> NDArray[np.bool_]:
     """One scenario's flows whose whole first window is lost at a simultaneous start: the
-    placed flows (:func:`placed_flows`) after the first ``buffer_pkts + 1`` (docs/round-model.md,
-    "Lock-out at a simultaneous start")."""
-    placed, _ = placed_flows(start_s, base_rtt_s, np.ones(start_s.size))
-    kept = math.floor(buffer_pkts) + 1 if math.isfinite(buffer_pkts) else start_s.size
-    return placed & (np.cumsum(placed) > kept)
+    placed flows (:func:`placed_flows`) with the first ``buffer_pkts + 1`` packets to reach
+    the bottleneck ahead of them (docs/round-model.md, "Lock-out at a simultaneous start"):
+    each placed flow's first packet ahead of any flow's second where they come spaced
+    (several cycles), else each flow's initial window as one run, in the flows' order."""
+    placed, cycles = placed_flows(start_s, base_rtt_s, init_cwnd, spacing_s)
+    if not math.isfinite(buffer_pkts):
+        return np.zeros(start_s.size, dtype=bool)
+    own = np.where(placed, 1.0 if cycles > 1.0 else np.maximum(init_cwnd, 1.0), 0.0)
+    ahead = np.cumsum(own) - own  # the packets of the placed flows before each one's first
+    return placed & (ahead >= math.floor(buffer_pkts) + 1)
 
 
 @njit(inline="always", **_JIT)

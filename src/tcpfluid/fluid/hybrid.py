@@ -196,11 +196,12 @@ def _initial_state(
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, opts)
     st.g[K.G_MARK] = mark
-    lock = StartLockout(st.ff, run.buf)  # before the places: a locked-out flow has none
+    # before the places: a locked-out flow has none
+    lock = StartLockout(st.ff, run.buf, laws.init_cwnd, spacing)
     if rev_arr[0] != 1.0:
         # the flows with places in the slow-start burst and the burst's cycles
         # (docs/ode-model.md, "Places in the slow-start burst")
-        placed, cycles = placed_flows(st.ff[:, K.F_START], st.ff[:, K.F_D], laws.init_cwnd)
+        placed, cycles = placed_flows(st.ff[:, K.F_START], st.ff[:, K.F_D], laws.init_cwnd, spacing)
         st.ff[placed, K.F_PLACED] = 1.0
         st.ff[placed, K.F_CYCLES] = cycles
         # flows starting first together: their first packets' RTTs, each behind the
