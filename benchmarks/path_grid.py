@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import holdout  # noqa: E402
+import holdout
 
 LAWS = (
     "vegas",
