@@ -236,6 +236,21 @@ def _settle_rounds(law: str, w: float) -> float:
     return ss + 4.0 * math.sqrt(w) + 40.0
 
 
+def segment_s(
+    laws: Sequence[str], rtt_max_s: float, mu_pps: float, buffer_pkts: float, n_active: int
+) -> float:
+    """A segment of a run (from its start or a change to the next): twice the slowest law's
+    settling time (:func:`_settle_rounds` at the window of the ``n_active`` flows' share of
+    the pipe, Reno's with the buffer), at least 5 s (module docstring)."""
+    extra = 0.0 if math.isinf(buffer_pkts) else buffer_pkts
+    q_s = extra / mu_pps
+    need = 0.0
+    for a in set(laws):
+        w = (mu_pps * rtt_max_s + (extra if a == "reno" else 0.0)) / n_active
+        need = max(need, _settle_rounds(a, w) * (rtt_max_s + q_s))
+    return max(5.0, 2.0 * need)
+
+
 def draw_case(index: int, seed: int) -> Case:
     """Scenario ``index`` of the hold-out set of ``seed`` (module docstring)."""
     rng = np.random.default_rng([seed, index])
@@ -270,15 +285,8 @@ def draw_case(index: int, seed: int) -> Case:
     if leaves and not leavers:
         leaves = False
     # durations: every segment twice the slowest law's settling time (module docstring)
-    n_active = max(1, n - len(joiners))
-    extra = 0.0 if math.isinf(buffer_pkts) else buffer_pkts
-    q_s = (extra if math.isfinite(extra) else 0.0) / mu_pps
     rtt_max = max(rtts)
-    need = 0.0
-    for a in set(laws):
-        w = (mu_pps * rtt_max + (extra if a == "reno" else 0.0)) / n_active
-        need = max(need, _settle_rounds(a, w) * (rtt_max + q_s))
-    segment = max(5.0, 2.0 * need)
+    segment = segment_s(laws, rtt_max, mu_pps, buffer_pkts, max(1, n - len(joiners)))
     n_segments = 3 if (cbr or joins or leaves) else 1
     duration = segment * n_segments
     capped = mu_pps * duration > PACKET_BUDGET
