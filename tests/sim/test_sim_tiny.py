@@ -53,14 +53,15 @@ def test_start_time_shifts_everything() -> None:
     assert res.flows[0].round_t_s[0] == pytest.approx(0.02 + TX + D_F + ATX + D_B, abs=1e-12)
 
 
-def test_stop_time_ends_sending_and_rounds() -> None:
+def test_stop_time_ends_new_data_not_the_senders_rounds() -> None:
     # rounds end every 17 ms (packets sent at 0, 17, 34 ms); the flow stops at 50 ms, so
-    # the ACK arriving at 51 ms neither ends a round nor releases a packet
+    # the ACK arriving at 51 ms releases no packet (no new data after the stop) but still
+    # ends the round of packet 2 (the sender goes on until all it sent is acknowledged)
     sc = two_link(duration=0.1)
     sc = dataclasses.replace(sc, flows=(dataclasses.replace(sc.flows[0], stop_s=0.05),))
     res = simulate_packets(sc, laws={"f": FixedWindow(1)})
     rtt = TX + D_F + ATX + D_B
-    assert res.flows[0].round_t_s.tolist() == pytest.approx([rtt, 2 * rtt], abs=1e-12)
+    assert res.flows[0].round_t_s.tolist() == pytest.approx([rtt, 2 * rtt, 3 * rtt], abs=1e-12)
     assert res.flows[0].sent_pkts == 3
     assert res.conservation["data"]["delivered"] == 3
     assert res.conservation["ack"]["delivered"] == 3

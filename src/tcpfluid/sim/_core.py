@@ -139,7 +139,7 @@ I_RECOV = 7  # 1 while in fast recovery
 I_RECOVER = 8  # snd_nxt when recovery started
 I_PENDING = 9
 I_KIND = 10  # loss kind pending
-I_STATE = 11  # 0 not started, 1 sending, 2 stopped
+I_STATE = 11  # 0 not started, 1 sending, 2 stopped: no new data, losses still repaired
 I_CHECKS = 12  # Vegas: fine-grained checks left after a retransmission (ns-2: v_worried_)
 I_RCV_NXT = 13
 I_RCV_UNACK = 14
@@ -865,9 +865,11 @@ def _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now):
 def _send_limit(ff, fi, f):
     """Packets flow ``f`` may have in flight: ``floor(cwnd)``, inflated during fast
     recovery by the duplicate ACKs (those that started it included) less the packets
-    partial ACKs acknowledged, plus one per partial ACK (RFC 6582 section 3.2); -1
-    (nothing to send) when the flow is not sending."""
-    if fi[f, I_STATE] != 1:
+    partial ACKs acknowledged, plus one per partial ACK (RFC 6582 section 3.2); after its
+    stop no more than the packets it sent before (its application gives no new data, its
+    sender still retransmits them); -1 (nothing to send) before its start."""
+    st = fi[f, I_STATE]
+    if st == 0:
         return -1
     w = ff[f, F_CWND]
     if fi[f, I_RECOV] == 1:
@@ -876,7 +878,10 @@ def _send_limit(ff, fi, f):
         # ns-2's Reno of 1998-2003: dupwnd_ from the third duplicate ACK on, whether or
         # not it retransmits (docs/simulator.md, "Fast recovery")
         w += fi[f, I_DUP]
-    return math.floor(w)
+    lim = math.floor(w)
+    if st == 2 and lim > fi[f, I_MAXSENT] - fi[f, I_UNA]:
+        lim = fi[f, I_MAXSENT] - fi[f, I_UNA]
+    return lim
 
 
 @_jit_inline
@@ -984,7 +989,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
             fi[f, I_DUP] += 1 - (ack - una)
         else:
             fi[f, I_DUP] = 0
-        if ack < fi[f, I_MAXSENT] and fi[f, I_STATE] == 1:
+        if ack < fi[f, I_MAXSENT]:
             # RFC 6582 "impatient" NewReno: only the first partial ACK restarts the timer
             if not partial or fi[f, I_PARTIALS] == 0:
                 _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
@@ -1000,11 +1005,11 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
                 return c, rtx
         elif fi[f, I_RECOV] == 1 or fi[f, I_CHECKS] > 0:
             rtx = _ack_recovering(ff, fi, fs, f, ack, now)
-        if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ] and fi[f, I_STATE] == 1:
+        if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
             _round_end(ff, fi, lf, li, gf, gi, paths, pend, f, now)
             return DEFERRED, rtx
         _apply_incr(ff, fi, f)
-    elif ack == una and fi[f, I_MAXSENT] > una and fi[f, I_STATE] == 1:
+    elif ack == una and fi[f, I_MAXSENT] > una:
         if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
             return _ns2v_dup_ack(
                 ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, una, now
@@ -1025,11 +1030,11 @@ def _ack_recovering(ff, fi, fs, f, ack, now):
         if ack >= fi[f, I_RECOVER] or fi[f, I_RECOVERY] != REC_NEWRENO:
             fi[f, I_RECOV] = 0
             _reset_round(ff, fi, f, fi[f, I_NXT])
-        elif fi[f, I_STATE] == 1:
+        else:
             return ack  # NewReno partial ACK: retransmit the next hole
     else:
         fi[f, I_CHECKS] -= 1
-        if fi[f, I_STATE] == 1 and ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
+        if ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
             return ack
     return -1
 
@@ -1170,7 +1175,7 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
     ``rttLen <= 1``); with ``F_V_DELTA`` the agent's Δ from its packet counts
     (``F_S_DELTA``, which its law reads). docs/simulator.md, "Fast recovery", "Round
     timing"."""
-    if fi[f, I_STATE] == 1 and fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
+    if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
         n = ff[f, F_V_CNT]
         rtt = ff[f, F_V_SUM] / n if n > 0.0 else now - ff[f, F_V_BEGT]
         if rtt > 0.0:
@@ -1227,7 +1232,7 @@ def _ns2v_new_ack(ff, fi, fs, fq, f, ack, now):
             ff[f, F_V_TIMEOUT] = vto + vto / 16.0
     if fi[f, I_CHECKS] > 0:
         fi[f, I_CHECKS] -= 1
-        if fi[f, I_STATE] == 1 and _ns2v_expired(ff, fi, fs, f, ack, now):
+        if _ns2v_expired(ff, fi, fs, f, ack, now):
             fi[f, I_DUP] = 3
             return ack
         fi[f, I_CHECKS] = 0
@@ -1343,10 +1348,11 @@ def _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, 
     """``send_much`` during the recovery (``fastrecov_``): while ``pipe_ < int(cwnd_)``, the
     oldest unacknowledged packet if it has waited more than two ``avgRTT_`` since it was
     last sent (a retransmission lost again), else the lowest hole below the highest SACKed
-    packet not yet retransmitted (``GetNextRetran``), else new data; each adds one to
-    ``pipe_``. Returns DONE, or a request (the caller puts the flow on the pending list)."""
+    packet not yet retransmitted (``GetNextRetran``), else new data (none after the flow's
+    stop); each adds one to ``pipe_``. Returns DONE, or a request (the caller puts the flow
+    on the pending list)."""
     lk = paths[fi[f, I_FWD_OFF]]
-    while fi[f, I_STATE] == 1 and fi[f, I_F_PIPE] < math.floor(ff[f, F_CWND]):
+    while fi[f, I_F_PIPE] < math.floor(ff[f, F_CWND]):
         una = fi[f, I_UNA]
         seq = -1
         avg = ff[f, F_F_AVGRTT]
@@ -1365,6 +1371,8 @@ def _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, 
         new = seq < 0
         if new:
             seq = fi[f, I_NXT]
+            if fi[f, I_STATE] == 2 and seq >= fi[f, I_MAXSENT]:
+                break
         code = _send_check(fi, lf, li, rf, gf, gi, rand, paths, lk, f, seq)
         if code != DONE:
             return code
@@ -1504,8 +1512,7 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
         _reset_round(ff, fi, f, fi[f, I_NXT])
         start = True
     elif st == 1 and ff[f, F_STOP] <= now:
-        fi[f, I_STATE] = 2
-        ff[f, F_RTO_DL] = np.inf
+        fi[f, I_STATE] = 2  # no new data; its timers stay (docs/simulator.md, "Flows")
     if ff[f, F_DACK_DL] <= now:
         ff[f, F_DACK_DL] = np.inf
         if fi[f, I_RCV_UNACK] > 0:
@@ -1521,7 +1528,7 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             )  # fmt: skip
     if ff[f, F_RTO_DL] <= now:
         ff[f, F_RTO_DL] = np.inf
-        if fi[f, I_STATE] == 1 and fi[f, I_UNA] < fi[f, I_MAXSENT]:
+        if fi[f, I_STATE] != 0 and fi[f, I_UNA] < fi[f, I_MAXSENT]:
             fi[f, I_KIND] = K_TIMEOUT
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
             code = NEED_LOSS
