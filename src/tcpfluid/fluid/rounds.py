@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from ..analytic.slow_start import resolve_rtt_model
 from ..path import Path
 from ..queueing import RedParameters
 from ..scenarios import Scenario
-from ..scenarios.reduction import same_clock
+from ..scenarios.reduction import FluidView, same_clock
 from ._rounds_engine import RoundEngine
 from ._rounds_inputs import (
     _RTT_MODELS,
@@ -334,17 +334,10 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     view = scenario.fluid_view()
     law = scenario_law(scenario.name, view.flows)
     common: dict[str, Any] = {
-        "duration_s": view.duration_s,
-        "flow_start_s": np.asarray(view.start_s, dtype=np.float64),
-        "flow_stop_s": np.asarray(view.stop_s, dtype=np.float64),
-        "flow_lead_s": np.asarray(view.lead_s, dtype=np.float64),
-        "flow_spacing_s": np.asarray(view.spacing_s, dtype=np.float64),
+        **scenario_inputs(view),
         "rtt_model": resolve_rtt_model(
             options.pop("rtt_model", None), options.pop("rtt", None), _RTT_MODELS
         ),
-        "cross_traffic": [
-            CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
-        ],
     }
     if view.equal_rtt and view.red is None:
         return simulate_rounds(law, view.path, n_flows=len(view.flows), **common, **options)
@@ -355,6 +348,69 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
             "asynchronous round model; use whole_packets=False"
         )
     return simulate_rounds_async(law, view.path, view.base_rtt_s, red=view.red, **common, **options)
+
+
+def scenario_inputs(view: FluidView) -> dict[str, Any]:
+    """The keywords of :func:`simulate_rounds` a scenario's fluid view sets: the run's
+    length, each flow's start, stop, lead and spacing at the bottleneck, the cross traffic.
+    The one reduction of a scenario to the round model's inputs (its path, flows and law
+    aside): :func:`simulate_scenario_rounds` and a sweep's batched calls
+    (:func:`stack_inputs`) both take it."""
+    return {
+        "duration_s": view.duration_s,
+        "flow_start_s": np.asarray(view.start_s, dtype=np.float64),
+        "flow_stop_s": np.asarray(view.stop_s, dtype=np.float64),
+        "flow_lead_s": np.asarray(view.lead_s, dtype=np.float64),
+        "flow_spacing_s": np.asarray(view.spacing_s, dtype=np.float64),
+        "cross_traffic": [
+            CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
+        ],
+    }
+
+
+def batch_key(inputs: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What scenarios run in one batched :func:`simulate_rounds` call share of their
+    :func:`scenario_inputs` (hashable): everything but the cross traffic's rates, which a
+    batch takes one per scenario."""
+    out = []
+    for k, v in sorted(inputs.items()):
+        if k == "cross_traffic":
+            v = tuple((c.start_s, c.stop_s) for c in v)
+        elif isinstance(v, np.ndarray):
+            v = tuple(v.tolist())
+        out.append((k, v))
+    return tuple(out)
+
+
+def stack_inputs(inputs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The :func:`scenario_inputs` of several scenarios as those of one batched
+    :func:`simulate_rounds` call over them, in order: each cross-traffic source's rate one
+    per scenario, the rest shared.
+
+    Raises
+    ------
+    ValueError
+        No scenarios, or scenarios that differ in more than their cross traffic's rates
+        (their :func:`batch_key`).
+    """
+    if not inputs:
+        raise ValueError("stack_inputs needs the inputs of at least one scenario, got none")
+    first, key = inputs[0], batch_key(inputs[0])
+    for s, inp in enumerate(inputs):
+        if batch_key(inp) != key:
+            raise ValueError(
+                f"scenario {s} cannot share a batched call with scenario 0: their inputs "
+                "differ in more than the cross traffic's rates"
+            )
+    cross = [
+        CrossTraffic(
+            np.array([inp["cross_traffic"][j].rate_pps for inp in inputs], dtype=np.float64),
+            c.start_s,
+            c.stop_s,
+        )
+        for j, c in enumerate(first["cross_traffic"])
+    ]
+    return {**first, "cross_traffic": cross}
 
 
 def scenario_law(name: str, flows: Any) -> ControlLaw:

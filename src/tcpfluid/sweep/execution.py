@@ -348,8 +348,11 @@ def _run_rounds(
     record: Callable[[int, _Outcome], None],
     bar: Any,
 ) -> None:
-    """Group the points and run each group as batched :func:`simulate_rounds` calls."""
-    groups: dict[tuple[Any, ...], list[tuple[int, Any, dict[str, float]]]] = {}
+    """Group the points and run each group as batched :func:`simulate_rounds` calls, each
+    point's inputs those a run of it alone takes (:func:`scenario_inputs`)."""
+    from ..fluid.rounds import batch_key, scenario_inputs
+
+    groups: dict[tuple[Any, ...], list[tuple[int, Any, dict[str, float], dict[str, Any]]]] = {}
 
     def one(i: int, out: _Outcome) -> None:
         record(i, out)
@@ -373,22 +376,20 @@ def _run_rounds(
             # laws or parameters of their own (a scenario file's): as written; alone
             one(i, _evaluate(sw._task(i, files)))
             continue
+        inputs = scenario_inputs(view)
         key = (
             p["algorithm"],
             len(view.flows),
-            view.duration_s,
-            view.start_s,
-            view.stop_s,
-            tuple((c.start_s, c.stop_s) for c in view.cross_traffic),
             tuple(sorted(lp)),
+            batch_key(inputs),  # all of the round model's inputs but the path's and rates
             # what the batch's one summary takes from the first point's scenario
             tuple((c.start_s, c.stop_s) for c in view.scenario.cbr),
             view.notes,
         )
-        groups.setdefault(key, []).append((i, view, lp))
+        groups.setdefault(key, []).append((i, view, lp, inputs))
 
     for key, members in groups.items():
-        n_flows, duration = key[1], key[2]
+        n_flows, duration = key[1], members[0][3]["duration_s"]
         members.sort(key=lambda m: m[1].path.d)
         rounds = math.ceil(duration / members[0][1].path.d) + 2  # the shortest base RTT's
         chunk = max(1, min(_ROUNDS_BUDGET // (rounds * n_flows), _ROUNDS_FLOWS_PER_CALL // n_flows))
@@ -414,7 +415,7 @@ def _run_rounds(
 
 def _rounds_batch(
     key: tuple[Any, ...],
-    part: list[tuple[int, Any, dict[str, float]]],
+    part: list[tuple[int, Any, dict[str, float], dict[str, Any]]],
     rtt_model: Any,
     options: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
@@ -422,24 +423,20 @@ def _rounds_batch(
     ``options`` (its recording aside: the summary reads every round); a summary per point."""
     from ..algorithms.registry import get_law
     from ..fluid._rounds_results import flow_records
-    from ..fluid.rounds import CrossTraffic, PathBatch, simulate_rounds
+    from ..fluid.rounds import PathBatch, simulate_rounds, stack_inputs
     from ..metrics import summarise
     from ..scenarios.mix import with_mix
 
-    alg, n_flows, duration, starts, stops, cross_times, law_keys = key[:7]
-    paths = [m[1].path for m in part]
-    batch = PathBatch.from_paths(paths)
+    alg, n_flows, law_keys = key[:3]
+    batch = PathBatch.from_paths([m[1].path for m in part])
     law_arrays = {
         k: np.repeat(np.array([m[2][k] for m in part], dtype=np.float64), n_flows) for k in law_keys
     }
     law = get_law(alg, **law_arrays)
-    cross = []
-    for j, (c_start, c_stop) in enumerate(cross_times):
-        rates = np.array([m[1].cross_traffic[j].rate_pps for m in part], dtype=np.float64)
-        cross.append(CrossTraffic(rates, c_start, c_stop))
+    inputs = stack_inputs([m[3] for m in part])
+    duration = inputs["duration_s"]
     trace = simulate_rounds(
-        law, batch, duration_s=duration, n_flows=n_flows, flow_start_s=list(starts),
-        flow_stop_s=list(stops), rtt=rtt_model, cross_traffic=cross, record=(),
+        law, batch, n_flows=n_flows, rtt=rtt_model, record=(), **inputs,
         **{k: v for k, v in options.items() if k not in ("record", "record_interval_s")},
     )  # fmt: skip
     # one summary of every point, each row the one tcpfluid.simulate gives its run alone
