@@ -360,12 +360,11 @@ def test_cache_key_depends_on_engine_options_version_and_revision(
     sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     same_again = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     assert same_again.n_cached == 2
+    # the closed forms take the average RTT only: the RTT model's key on the round model
+    short = [{**p, "duration": "5s"} for p in points]
+    sweep(short, engine="rounds", metrics=["ss_exit_window"], cache_dir=tmp_path)
     other_rtt = sweep(
-        points,
-        engine="closed-form",
-        metrics=["ss_exit_window"],
-        rtt_model="last",
-        cache_dir=tmp_path,
+        short, engine="rounds", metrics=["ss_exit_window"], rtt_model="last", cache_dir=tmp_path
     )
     assert other_rtt.n_cached == 0
     monkeypatch.setattr(sweep_cache, "__version__", "999.0")

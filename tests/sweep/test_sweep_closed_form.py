@@ -103,10 +103,71 @@ def test_the_rtt_model_defaults_to_average_where_it_applies() -> None:
             Sweep([{"algorithm": "vegas"}], engine=engine, metrics=["ss_exit_window"]).rtt_model
             == "average"
         )
-    with pytest.raises(ValueError, match="must be one of average, last for engine 'closed-form'"):
-        Sweep(
-            [{"algorithm": "vegas"}],
-            engine="closed-form",
-            metrics=["ss_exit_window"],
-            rtt_model="fluid",
-        )
+    for other in ("last", "fluid"):  # predict SCENARIO's slow start reads the average RTT
+        with pytest.raises(
+            ValueError, match=f"must be average for engine 'closed-form', got '{other}'"
+        ):
+            Sweep(
+                [{"algorithm": "vegas"}],
+                engine="closed-form",
+                metrics=["ss_exit_window"],
+                rtt_model=other,
+            )
+
+
+# the closed-form row of a point is its first flow's values of ``tcpfluid predict SCENARIO``
+AS_PREDICT = [
+    ("ho-fairness", "vegas", {"flows": 1}),
+    ("ho-fairness", "vegas", {"flows": 5}),
+    ("ho-fairness", "quick-vegas", {"flows": 5}),
+    ("qv-basic", "quick-vegas", {"bandwidth": "20Mbps", "rtt": "200ms", "cbr": "none"}),
+    ("qv-basic", "vegas", {"flows": 3, "cbr": "none"}),
+]
+
+
+@pytest.mark.parametrize(("scenario", "algorithm", "sets"), AS_PREDICT)
+def test_a_row_is_what_predict_scenario_gives(
+    scenario: str, algorithm: str, sets: dict[str, object]
+) -> None:
+    row = sweep(
+        grid(scenario=scenario, algorithm=algorithm, **sets), engine="closed-form", metrics=METRICS
+    ).table.iloc[0]
+    assert row["status"] == "ok", row["message"]
+    preds = predict_scenario(scenario, algorithm=algorithm, sets=sets)
+    first = [p for p in preds if p.flow == preds[0].flow and p.quantity in METRICS]
+    closed = [p for p in first if p.source == "closed form"]
+    # the slow start and the settled window always, Vegas's settling too
+    assert len(closed) == (4 if algorithm == "vegas" else 3)
+    for p in closed:
+        assert row[p.quantity] == p.value, (p.quantity, row[p.quantity], p.value)
+
+
+def test_the_flows_share_the_bottleneck_as_predict_says() -> None:
+    # ho-fairness: 100 Mb/s of 1000-byte packets (12,500 packets/s), one base RTT d for
+    # every flow (the path columns); n Vegas flows started together settle at μd/n + α each
+    # (α = 2 packets: the Vegas paper's default; the TCP-Ho paper §5, "fairness")
+    t = sweep(
+        grid(scenario="ho-fairness", algorithm="vegas", flows=[1, 5]),
+        engine="closed-form",
+        metrics=METRICS,
+    ).table
+    assert t["mu_pps"].tolist() == pytest.approx([12500.0, 12500.0], rel=1e-12)
+    bdp = t["bdp_pkts"].to_numpy()
+    assert t["settled_window"].tolist() == pytest.approx(bdp / [1, 5] + 2.0, rel=1e-12)
+    assert t["settled_window"].iloc[1] < t["settled_window"].iloc[0] / 4
+
+
+def test_a_point_predict_scenario_has_no_closed_form_for_fails_saying_why() -> None:
+    # three Vegas flows keep β = 4 packets queued each: 12 packets, more than a 10-packet
+    # buffer holds (docs/testing.md: the closed forms assume no loss)
+    sets = {"flows": 3, "buffer": 10, "cbr": "none"}
+    row = sweep(
+        grid(scenario="qv-basic", algorithm="vegas", **sets),
+        engine="closed-form",
+        metrics=["settled_window"],
+    ).table.iloc[0]
+    why = predict_scenario("qv-basic", algorithm="vegas", sets=sets)[0].note
+    assert why == "no closed form: buffer 10 pkts below the flows' backlog 12"
+    assert row["status"] == "error"
+    assert row["message"].endswith(why.removeprefix("no closed form: "))
+    assert "first flow (S1-D1)" in row["message"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engines import RTT_MODELS
 from ..results import PUBLIC_KEYS
-from ..scenarios import build_scenario, law_params
+from ..scenarios import build_scenario
 from ..scenarios.mix import with_mix
 
 
@@ -69,26 +69,26 @@ class _ClosedFormSweep(SweepEngine):
         return ("time_to_equilibrium_route",) if set(metrics) & set(_SETTLING) else ()
 
     def point(self, task: _Task) -> dict[str, Any]:
-        """The :class:`~tcpfluid.analytic.Prediction` of the point's one law (the flows'
-        law and parameters, as the other engines run them), with the settling's route and,
-        under ``"reasons"``, why each empty metric is empty."""
-        from ..algorithms.registry import expand_aliases
-        from ..analytic.predict import _why_none, predict
+        """The closed forms of the point's first flow as ``tcpfluid predict SCENARIO`` gives
+        them (:func:`~tcpfluid.testing._layers.flow_prediction`: its group of flows started
+        together sharing the bottleneck, the packet sender's slow start; the settling of
+        Quick Vegas and TCP-Ho from the round map), with the settling's route and, under
+        ``"reasons"``, why each empty metric is empty."""
+        from ..analytic.predict import _why_none
         from ..scenarios.mix import mix_label
+        from ..testing._layers import flow_prediction, flow_values
 
         sc = build_scenario(task.scenario, **dict(task.params))
         if task.algorithm is not None:  # None: a scenario file's own algorithm
             sc = with_mix(sc, task.algorithm)
         laws = sc.flow_table.laws
-        alg, params = laws[0]
+        alg = laws[0][0]
         if len(laws) != 1 or alg is None:
             raise ValueError(
                 f"the closed forms model one law with one set of parameters; this point's "
                 f"flows run {mix_label(sc)} with {len(laws)} sets of parameters"
             )
         self.check_law(alg, task.index)
-        law = expand_aliases(alg, law_params(params))  # Enhanced Vegas: α = β = δ
-        kw = {k: law[k] for k in ("alpha", "beta", "gamma") if k in law}
         try:
             view = sc.fluid_view("rounds")  # the round model's path
             if view.red is not None or not view.equal_rtt:  # one drop-tail path, one base RTT
@@ -98,10 +98,19 @@ class _ClosedFormSweep(SweepEngine):
                 f"the closed forms model one drop-tail path with one base RTT; this point's "
                 f"scenario does not reduce to one ({exc})"
             ) from None
-        pr = predict(alg, view.path, rtt=task.rtt_model, **kw)  # type: ignore[arg-type]
-        out = {k: getattr(pr, a) for k, a in _PREDICTED.items()}
+        first = sc.flows[0]
+        got = flow_prediction(first, sc.flows, view, round_map=True)
+        if isinstance(got, str):
+            raise ValueError(f"no closed form applies to the first flow ({first.name}): {got}")
+        pr = got[0]
+        out: dict[str, Any] = {k: getattr(pr, a) for k, a in _PREDICTED.items()}
+        reasons = {k: _why_none(pr, a) for k, a in _PREDICTED.items() if out[k] is None}
+        for k, (v, why, _) in flow_values(sc, first, pr).items():  # as predict SCENARIO
+            out[k] = v
+            if v is None:
+                reasons.setdefault(k, why)
         out["time_to_equilibrium_route"] = pr.time_to_equilibrium_route
-        out["reasons"] = {k: _why_none(pr, a) for k, a in _PREDICTED.items() if out[k] is None}
+        out["reasons"] = reasons
         return out
 
 
@@ -131,10 +140,12 @@ SWEEP: dict[str, SweepEngine] = {
             "closed-form",
             tuple(_PREDICTED),
             in_process=True,
-            rtt_models=("average", "last"),
+            # a scenario's flows slow-start as the packet sender does, reading the round's
+            # average RTT (predict's rule="sender")
+            rtt_models=("average",),
             reads_rtt_model=True,
             mixes=False,
-            revision=1,  # the settling's route and the reasons of empty metrics
+            revision=2,  # 1: the settling's route and the reasons; 2: predict SCENARIO's forms
         ),
         SweepEngine(
             "rounds",

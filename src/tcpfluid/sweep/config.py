@@ -281,8 +281,9 @@ def _check_rtt_model(engine: str, rtt_model: Any) -> str | None:
     if rtt_model is None:
         return "average"
     if rtt_model not in eng.rtt_models:
+        which = "one of " if len(eng.rtt_models) > 1 else ""
         raise ValueError(
-            f"rtt_model: must be one of {', '.join(eng.rtt_models)} for engine {engine!r}, "
+            f"rtt_model: must be {which}{', '.join(eng.rtt_models)} for engine {engine!r}, "
             f"got {rtt_model!r}"
         )
     return str(rtt_model)

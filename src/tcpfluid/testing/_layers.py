@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .._json import FieldsDict
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..analytic import Prediction
     from ..scenarios import FlowSpec, Scenario
     from ..scenarios.reduction import FluidView
 
@@ -231,13 +232,17 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
     flows = scenario.flows
     outside = ""  # why the closed forms do not apply to some flow (first such flow)
     for f in flows:
-        inputs = _flow_inputs(f, flows, view)
-        if isinstance(inputs, str):
-            why = inputs
+        got = flow_prediction(f, flows, view)
+        if isinstance(got, str):
+            why = got
         else:
-            n, th, mu_a = inputs
+            pr, n, th = got
+            for q, (v, missing, structural) in flow_values(scenario, f, pr).items():
+                lay.put((q, f.name, -1), v, missing, structural=structural)
+            lay.put(
+                ("throughput_pps", f.name, -1), None, "an average over the run", structural=True
+            )
             try:
-                _put_flow_forms(lay, scenario, f, view, n, th, mu_a)
                 _put_convergence(lay, f, flows, view, n, th)
                 continue
             except ValueError as exc:  # the flow's path is outside the closed forms' domain
@@ -304,40 +309,58 @@ def _flow_inputs(
     return n, th, mu_a
 
 
-def _put_flow_forms(
-    lay: _Layer,
-    scenario: Scenario,
-    f: FlowSpec,
-    view: FluidView,
-    n: int,
-    th: dict[str, float],
-    mu_a: float,
-) -> None:
-    """FlowSpec ``f``'s slow-start exit, settled window and time to equilibrium (n flows of its
-    group sharing the available rate ``mu_a``)."""
+def flow_prediction(
+    f: FlowSpec, flows: Sequence[FlowSpec], view: FluidView, *, round_map: bool = False
+) -> tuple[Prediction, int, dict[str, float]] | str:
+    """Flow ``f``'s closed forms, those of ``tcpfluid predict SCENARIO``: the flows of its
+    group (n started with it) share the rate available at its start (``view``: the
+    scenario's with one drop-tail bottleneck and one base RTT), each slow-starting as the
+    packet sender does (``rule="sender"``, docs/analytic.md). Returns the
+    :class:`~tcpfluid.analytic.Prediction` with n and the law's thresholds, or why no closed
+    form applies. ``round_map``: the settling of Quick Vegas and TCP-Ho from the round map
+    (:func:`~tcpfluid.analytic.predict`; ``False``: none, the round model is a layer of its
+    own)."""
     from ..analytic import predict
-    from ..analytic.predict import _NO_SLOW_START, _NO_WINDOW
     from ..path import Path
 
-    changes = lay.change_times_s
-    pr = predict(
-        f.algorithm or "",
-        Path(mu_a / n, view.path.d),
-        round_map=False,  # the round model is a layer of its own: closed forms only here
-        rule="sender",  # a scenario's flows are the packet sender's (docs/analytic.md)
-        **th,  # type: ignore[arg-type]
-    )
+    inputs = _flow_inputs(f, flows, view)
+    if isinstance(inputs, str):
+        return inputs
+    n, th, mu_a = inputs
+    try:
+        pr = predict(
+            f.algorithm or "",
+            Path(mu_a / n, view.path.d),
+            round_map=round_map,
+            rule="sender",  # a scenario's flows are the packet sender's (docs/analytic.md)
+            **th,  # type: ignore[arg-type]
+        )
+    except ValueError as exc:  # the flow's path is outside the closed forms' domain
+        return f"outside the closed forms' domain: {exc}"
+    return pr, n, th
+
+
+def flow_values(
+    scenario: Scenario, f: FlowSpec, pr: Prediction
+) -> dict[str, tuple[float | None, str, bool]]:
+    """FlowSpec ``f``'s slow-start exit, settled window and time to equilibrium from its
+    prediction ``pr`` (:func:`flow_prediction`), as ``tcpfluid predict SCENARIO`` gives
+    them (the exit time from the run's start, a settling only before the first change):
+    quantity -> (value, why it is ``None``, whether the closed forms cannot give it)."""
+    from ..analytic.predict import _NO_SLOW_START, _NO_WINDOW
+
+    changes = _change_times(scenario)
     later = [t for t in changes if t > f.start_s]
     first_change = min([*later, f.stop_s, scenario.duration_s])
     at = "the first change" if later and first_change == later[0] else "the end of the flow's run"
-    no_ss = _NO_SLOW_START
-    lay.put(("ss_exit_window", f.name, -1), pr.ss_exit_window_pkts, no_ss, structural=True)
     t_ss = None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s
-    lay.put(("ss_exit_time_s", f.name, -1), t_ss, no_ss, structural=True)
     w_eq = pr.equilibrium_window_pkts
-    no_w = _NO_WINDOW if w_eq is None else ""
-    lay.put(("settled_window", f.name, -1), w_eq, no_w, structural=w_eq is None)
-    key, t_eq = ("time_to_equilibrium_s", f.name, -1), pr.time_to_equilibrium_s
+    out = {
+        "ss_exit_window": (pr.ss_exit_window_pkts, _NO_SLOW_START, True),
+        "ss_exit_time_s": (t_ss, _NO_SLOW_START, True),
+        "settled_window": (w_eq, _NO_WINDOW if w_eq is None else "", w_eq is None),
+    }
+    t_eq = pr.time_to_equilibrium_s
     if t_eq is None:
         # the closed forms count the round the window first reaches its target; that is
         # not the settling time every engine reports (tcpfluid.metrics.settling)
@@ -345,14 +368,13 @@ def _put_flow_forms(
             f"no closed form of the settling time ({pr.note.split(':')[0]}); the closed "
             f"forms' first reach of the target: {pr.time_to_target_s:.4g} s"
         )
-        lay.put(key, None, why, structural=True)
+        out["time_to_equilibrium_s"] = (None, why, True)
     elif f.start_s + t_eq < first_change:
-        lay.put(key, t_eq)
+        out["time_to_equilibrium_s"] = (t_eq, "", False)
     else:
-        lay.put(
-            key, None, f"predicted {t_eq:.4g} s after its start, after {at} at {first_change:g} s"
-        )
-    lay.put(("throughput_pps", f.name, -1), None, "an average over the run", structural=True)
+        why = f"predicted {t_eq:.4g} s after its start, after {at} at {first_change:g} s"
+        out["time_to_equilibrium_s"] = (None, why, False)
+    return out
 
 
 def _put_convergence(
