@@ -70,13 +70,13 @@ class _ClosedFormSweep(SweepEngine):
 
     def point(self, task: _Task) -> dict[str, Any]:
         """The closed forms of the point's first flow as ``tcpfluid predict SCENARIO`` gives
-        them (:func:`~tcpfluid.testing._layers.flow_prediction`: its group of flows started
+        them (:func:`~tcpfluid.analytic._scenario_flows.flow_prediction`: its group of flows started
         together sharing the bottleneck, the packet sender's slow start; the settling of
         Quick Vegas and TCP-Ho from the round map), with the settling's route and, under
         ``"reasons"``, why each empty metric is empty."""
         from ..analytic.predict import _why_none
+        from ..analytic._scenario_flows import flow_prediction, flow_values
         from ..scenarios.mix import mix_label
-        from ..testing._layers import flow_prediction, flow_values
 
         sc = build_scenario(task.scenario, **dict(task.params))
         if task.algorithm is not None:  # None: a scenario file's own algorithm

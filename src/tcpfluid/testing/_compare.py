@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._json import FieldsDict
 from .._text import columns, number
+from ..analytic._scenario_flows import change_times
 from ._layers import (
     AGGREGATE,
     ALL_FLOWS,
@@ -21,7 +22,6 @@ from ._layers import (
     QUANTITIES,
     RunCache,
     Tolerance,
-    _change_times,
     _check_layers,
     _check_quantities,
     _Layer,
@@ -73,7 +73,7 @@ def _rows(
     """The comparison rows (plain dicts, the columns of :func:`compare`)."""
     ref = cache.layer(sc, reference, options.get(reference))
     layers = [cache.layer(sc, e, options.get(e)) for e in engines]
-    changes = _change_times(sc)
+    changes = change_times(sc)
     names = tuple(f.name for f in sc.flows)
     ref_label = LAYER_LABELS[reference]
     rows: list[dict[str, Any]] = []
@@ -481,7 +481,7 @@ def predict_scenario(
     sc = _scenario(scenario, algorithm, sets)
     cache = cache or RunCache()
     closed = cache.layer(sc, CLOSED_FORM)
-    changes = _change_times(sc)
+    changes = change_times(sc)
     fluid: _Layer | None = None
     label = instead = ""
     out: list[Predicted] = []

@@ -11,9 +11,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._json import FieldsDict
+from ..analytic._scenario_flows import (
+    available_pps,
+    change_times,
+    flow_prediction,
+    flow_values,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..analytic import Prediction
     from ..scenarios import FlowSpec, Scenario
     from ..scenarios.reduction import FluidView
 
@@ -87,20 +92,6 @@ def _number(x: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return v if math.isfinite(v) else None
-
-
-def _change_times(scenario: Scenario) -> tuple[float, ...]:
-    """The run's changes as every engine's summary counts them (CBR starts and stops, flows
-    joining and leaving, inside the run: :func:`tcpfluid.metrics.run_changes`)."""
-    from ..metrics import run_changes
-
-    times, _ = run_changes(
-        [(c.start_s, c.stop_s) for c in scenario.cbr],
-        [(f.start_s, f.stop_s) for f in scenario.flows],
-        scenario.duration_s,
-        start_spread_s=scenario.start_spread_s,
-    )
-    return times
 
 
 def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
@@ -188,22 +179,6 @@ class Tolerance(FieldsDict):
         return " or ".join(filter(None, parts)) or "exact"
 
 
-def _law_thresholds(algorithm: str, params: Mapping[str, Any]) -> dict[str, float]:
-    """α, β, γ of the flow's law with the law's own defaults (Enhanced Vegas: α = β = δ)."""
-    from ..algorithms import get_law
-    from ..algorithms.registry import expand_aliases
-
-    p = expand_aliases(algorithm, get_law(algorithm, **dict(params)).params())
-    out: dict[str, float] = {}
-    for key in ("alpha", "beta", "gamma"):
-        v = p.get(key)
-        if isinstance(v, list):
-            raise ValueError(f"one value of {key} per flow (the closed forms take one)")
-        if v is not None:
-            out[key] = float(v)
-    return out
-
-
 def _closed_form_layer(scenario: Scenario) -> _Layer:
     """The closed forms where they apply, per flow (the Quick Vegas paper (Chan, Lin, Ho
     2008) §4 and the TCP-Ho paper (Ho, Chan, Chen 2007) §4).
@@ -211,7 +186,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
     Where they apply and what they give: docs/testing.md.
     """
     names = tuple(f.name for f in scenario.flows)
-    lay = _Layer(CLOSED_FORM, names, _change_times(scenario))
+    lay = _Layer(CLOSED_FORM, names, change_times(scenario))
     lay.put(("utilization", ALL_FLOWS, -1), None, "an average over the run", structural=True)
     try:
         view = scenario.fluid_view()
@@ -270,113 +245,6 @@ def _none_for(lay: _Layer, name: str, why: str) -> None:
     lay.put(("throughput_pps", name, -1), None, "an average over the run", structural=True)
 
 
-def _available(view: FluidView, t: float) -> float:
-    """The bottleneck's rate left by the cross traffic at time ``t`` (packets/s)."""
-    return view.path.mu - sum(c.rate_pps for c in view.cross_traffic if c.start_s <= t < c.stop_s)
-
-
-def _flow_inputs(
-    f: FlowSpec, flows: Sequence[FlowSpec], view: FluidView
-) -> tuple[int, dict[str, float], float] | str:
-    """The closed forms' inputs for flow ``f`` (its group size n, the law's thresholds and
-    the rate available at its start), or why no closed form applies to it."""
-    from ..analytic import PREDICT_ALGORITHMS
-
-    path = view.path
-    alg = f.algorithm or ""
-    if alg not in PREDICT_ALGORITHMS:
-        return f"{alg!r} has none (closed forms: {', '.join(PREDICT_ALGORITHMS)})"
-    if path.reverse_mu is not None:
-        return "ACK-path bottleneck: the closed forms assume none"
-    running = [g for g in flows if g.start_s < f.start_s < g.stop_s]
-    if running:
-        return f"joins {len(running)} flow(s) already running"
-    group = [g for g in flows if g.start_s == f.start_s]
-    if any(g.algorithm != f.algorithm or dict(g.params) != dict(f.params) for g in group):
-        return "starts with flows of another law or parameters"
-    n = len(group)
-    try:
-        th = _law_thresholds(alg, f.params)
-    except ValueError as exc:
-        return str(exc)
-    mu_a = _available(view, f.start_s)
-    if mu_a <= 0:
-        return "no bandwidth available at its start"
-    a, b = th.get("alpha", 2.0), th.get("beta", 4.0)
-    backlog = n * (b if alg != "quick-vegas" else (a + b) / 2.0)
-    if backlog > path.buffer_pkts:
-        return f"buffer {path.buffer_pkts:g} pkts below the flows' backlog {backlog:g}"
-    return n, th, mu_a
-
-
-def flow_prediction(
-    f: FlowSpec, flows: Sequence[FlowSpec], view: FluidView, *, round_map: bool = False
-) -> tuple[Prediction, int, dict[str, float]] | str:
-    """Flow ``f``'s closed forms, those of ``tcpfluid predict SCENARIO``: the flows of its
-    group (n started with it) share the rate available at its start (``view``: the
-    scenario's with one drop-tail bottleneck and one base RTT), each slow-starting as the
-    packet sender does (``rule="sender"``, docs/analytic.md). Returns the
-    :class:`~tcpfluid.analytic.Prediction` with n and the law's thresholds, or why no closed
-    form applies. ``round_map``: the settling of Quick Vegas and TCP-Ho from the round map
-    (:func:`~tcpfluid.analytic.predict`; ``False``: none, the round model is a layer of its
-    own)."""
-    from ..analytic import predict
-    from ..path import Path
-
-    inputs = _flow_inputs(f, flows, view)
-    if isinstance(inputs, str):
-        return inputs
-    n, th, mu_a = inputs
-    try:
-        pr = predict(
-            f.algorithm or "",
-            Path(mu_a / n, view.path.d),
-            round_map=round_map,
-            rule="sender",  # a scenario's flows are the packet sender's (docs/analytic.md)
-            **th,  # type: ignore[arg-type]
-        )
-    except ValueError as exc:  # the flow's path is outside the closed forms' domain
-        return f"outside the closed forms' domain: {exc}"
-    return pr, n, th
-
-
-def flow_values(
-    scenario: Scenario, f: FlowSpec, pr: Prediction
-) -> dict[str, tuple[float | None, str, bool]]:
-    """FlowSpec ``f``'s slow-start exit, settled window and time to equilibrium from its
-    prediction ``pr`` (:func:`flow_prediction`), as ``tcpfluid predict SCENARIO`` gives
-    them (the exit time from the run's start, a settling only before the first change):
-    quantity -> (value, why it is ``None``, whether the closed forms cannot give it)."""
-    from ..analytic.predict import _NO_SLOW_START, _NO_WINDOW
-
-    changes = _change_times(scenario)
-    later = [t for t in changes if t > f.start_s]
-    first_change = min([*later, f.stop_s, scenario.duration_s])
-    at = "the first change" if later and first_change == later[0] else "the end of the flow's run"
-    t_ss = None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s
-    w_eq = pr.equilibrium_window_pkts
-    out = {
-        "ss_exit_window": (pr.ss_exit_window_pkts, _NO_SLOW_START, True),
-        "ss_exit_time_s": (t_ss, _NO_SLOW_START, True),
-        "settled_window": (w_eq, _NO_WINDOW if w_eq is None else "", w_eq is None),
-    }
-    t_eq = pr.time_to_equilibrium_s
-    if t_eq is None:
-        # the closed forms count the round the window first reaches its target; that is
-        # not the settling time every engine reports (tcpfluid.metrics.settling)
-        why = (
-            f"no closed form of the settling time ({pr.note.split(':')[0]}); the closed "
-            f"forms' first reach of the target: {pr.time_to_target_s:.4g} s"
-        )
-        out["time_to_equilibrium_s"] = (None, why, True)
-    elif f.start_s + t_eq < first_change:
-        out["time_to_equilibrium_s"] = (t_eq, "", False)
-    else:
-        why = f"predicted {t_eq:.4g} s after its start, after {at} at {first_change:g} s"
-        out["time_to_equilibrium_s"] = (None, why, False)
-    return out
-
-
 def _put_convergence(
     lay: _Layer,
     f: FlowSpec,
@@ -406,7 +274,7 @@ def _put_convergence(
         if len(active) != n or any(g.start_s != f.start_s for g in active):
             lay.put(key, None, "flows join or leave at or before the change", structural=True)
             continue
-        before, after = _available(view, t - 1e-9), _available(view, t)
+        before, after = available_pps(view, t - 1e-9), available_pps(view, t)
         if alg in ("tcp-ho", "quick-vegas") or after <= before:
             why = {
                 "tcp-ho": "TCP-Ho's analysis covers a flow's start only",
