@@ -74,8 +74,8 @@ class _ClosedFormSweep(SweepEngine):
         together sharing the bottleneck, the packet sender's slow start; the settling of
         Quick Vegas and TCP-Ho from the round map), with the settling's route and, under
         ``"reasons"``, why each empty metric is empty."""
-        from ..analytic.predict import _why_none
         from ..analytic._scenario_flows import flow_prediction, flow_values
+        from ..analytic.predict import _why_none
         from ..scenarios.mix import mix_label
 
         sc = build_scenario(task.scenario, **dict(task.params))
