@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import base_kind, loss_args
+from ._common import base_kind, check_le, loss_args
 
 __all__ = [
     "CONGESTION_AVOIDANCE",
@@ -31,6 +31,7 @@ __all__ = [
     "SENDER_DEFAULTS",
     "SLOW_START",
     "ControlLaw",
+    "HonouredValues",
     "OdeForm",
     "Parameter",
     "RoundAction",
@@ -114,6 +115,35 @@ class RoundAction:
 
 
 @dataclass(frozen=True)
+class HonouredValues:
+    """The values of a law's choice parameter that its classical form runs as its own rule
+    (:attr:`OdeForm.honours`): ``values`` on every path, ``without_ack_drops`` only where no
+    ACK-path bottleneck drops the flows' ACKs; ``rule`` the form's rule in words (Reno's:
+    one halving per loss, which is ``recovery="halving"``, and ``"newreno"`` while no ACK
+    is dropped). Any other value needs the hybrid model."""
+
+    parameter: str
+    values: tuple[str, ...]
+    rule: str
+    without_ack_drops: tuple[str, ...] = ()
+
+    def honoured(self, value: Any, ack_drops: bool) -> bool:
+        """Whether the form runs ``value`` as its rule on a path where ACKs are dropped
+        (``ack_drops``: an ACK-path bottleneck) or not."""
+        return value in self.values or (value in self.without_ack_drops and not ack_drops)
+
+    @property
+    def accepted(self) -> str:
+        """The honoured values in words: ``"recovery='halving', and 'newreno' where no
+        ACK-path bottleneck drops ACKs"``."""
+        text = " or ".join(f"{self.parameter}={v!r}" for v in self.values)
+        if self.without_ack_drops:
+            text += f", and {' or '.join(map(repr, self.without_ack_drops))} where no ACK-path "
+            text += "bottleneck drops ACKs"
+        return text
+
+
+@dataclass(frozen=True)
 class OdeForm:
     """A law's classical fluid (ODE) form: ``rate(sign, delta, w, rtt, alpha, gamma)``, the
     window's rate of change between losses (packets/s; ``delta`` Vegas's Δ, ``sign`` the
@@ -121,13 +151,16 @@ class OdeForm:
     ``description`` the formula, ``forward_delay`` Δ from the forward queueing delay only
     (forward-path Vegas), ``places`` the law's parameters the classical model reads, each
     with the :class:`~tcpfluid.fluid.OdeFlow` field it sets (``("alpha", "alpha_pkts")``;
-    an alias such as Enhanced Vegas's δ is read through the parameters it sets)."""
+    an alias such as Enhanced Vegas's δ is read through the parameters it sets), ``honours``
+    the law's choice parameters the form has no place for but runs one reading of
+    (:class:`HonouredValues`: Reno's ``recovery``)."""
 
     rate: Callable[..., Any]
     loss_cut: float
     description: str
     forward_delay: bool = False
     places: tuple[tuple[str, str], ...] = ()
+    honours: tuple[HonouredValues, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -249,6 +282,9 @@ class ControlLaw(ABC):
     name: ClassVar[str]
     #: the law's keyword parameters, in the order the documentation lists them
     parameters: ClassVar[tuple[Parameter, ...]] = ()
+    #: pairs ``(lo, hi)`` of its parameters the law needs in order, ``lo <= hi`` per flow
+    #: (Vegas's α <= β of eq (2)); checked with the parameters (:meth:`check_relations`)
+    ordered: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: how a packet sender running the law behaves
     sender: ClassVar[SenderTraits] = SENDER_DEFAULTS
     #: window at the start of a connection, packets
@@ -293,9 +329,40 @@ class ControlLaw(ABC):
         then each alias's value under the names it sets (TypeError: an undeclared keyword or
         a wrong type; ValueError: out of range)."""
         cls._check_parameter_names(params)
-        return cls.expand_aliases(
+        values = cls.expand_aliases(
             {p.name: p.check(params.get(p.name, p.default)) for p in cls.parameters}
         )
+        cls.check_relations(values)
+        return values
+
+    @classmethod
+    def check_relations(
+        cls, values: Mapping[str, Any], names: Mapping[str, str] | None = None
+    ) -> None:
+        """Raise ValueError unless ``values`` (checked parameters, aliases expanded; any
+        subset) keep the relations the law declares: the parameters an alias sets are equal
+        when given without it (Enhanced Vegas's α = β, its δ) and each :attr:`ordered` pair
+        is in order (Vegas's α <= β). ``names``: the name a message gives a parameter
+        (an :class:`~tcpfluid.fluid.OdeFlow` field such as ``alpha_pkts``), else its own."""
+        label = dict(names or {})
+        cls._check_alias_targets(values, label)
+        for lo, hi in cls.ordered:
+            if lo in values and hi in values:
+                lo_v, hi_v = (np.asarray(values[k], dtype=np.float64) for k in (lo, hi))
+                check_le(label.get(lo, lo), lo_v, label.get(hi, hi), hi_v)
+
+    @classmethod
+    def _check_alias_targets(cls, values: Mapping[str, Any], label: Mapping[str, str]) -> None:
+        """Raise ValueError naming the law, unless the parameters each alias sets that
+        ``values`` gives without the alias are equal (``label``: their names in messages)."""
+        for p in cls.parameters:
+            given = {t: values[t] for t in p.sets if t in values}
+            if given and p.name not in values and len({float(v) for v in given.values()}) > 1:
+                listing = ", ".join(f"{label.get(t, t)}={v!r}" for t, v in given.items())
+                raise ValueError(
+                    f"{cls.name} needs {' == '.join(label.get(t, t) for t in p.sets)} "
+                    f"(its {p.name}), got {listing}"
+                )
 
     @classmethod
     def expand_aliases(cls, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -311,15 +378,11 @@ class ControlLaw(ABC):
     def fold_aliases(cls, params: Mapping[str, Any]) -> dict[str, Any]:
         """``params`` with the parameters an alias sets, when given without the alias,
         replaced by the alias (α = β as Enhanced Vegas's δ; ValueError if they differ)."""
+        cls._check_alias_targets(params, {})
         out = dict(params)
         for p in cls.parameters:
             given = {t: out[t] for t in p.sets if t in out}
             if given and p.name not in out:
-                if len({float(v) for v in given.values()}) > 1:
-                    listing = ", ".join(f"{t}={v!r}" for t, v in given.items())
-                    raise ValueError(
-                        f"{cls.name} needs {' == '.join(p.sets)} (its {p.name}), got {listing}"
-                    )
                 out = {k: v for k, v in out.items() if k not in given}
                 out[p.name] = next(iter(given.values()))
         return out

@@ -20,6 +20,7 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     CompiledLaw,
+    HonouredValues,
     LossRule,
     OdeForm,
     Parameter,
@@ -55,6 +56,14 @@ class Reno(CompiledLaw):
         0.5,
         "dw/dt = 1/RTT; a loss halves the window (MGT)",
         places=(("initial_window", "initial_window_pkts"),),
+        honours=(
+            HonouredValues(
+                "recovery",
+                ("halving",),
+                "the classical Reno right-hand side halves once per loss",
+                without_ack_drops=("newreno",),
+            ),
+        ),
     )
     #: the accepted values of ``recovery``
     RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse", "newreno")

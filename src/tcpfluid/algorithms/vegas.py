@@ -18,7 +18,6 @@ from ._common import (
     check_broadcast,
     check_flows,
     check_index,
-    check_le,
     f64,
     fmax,
     fmin,
@@ -122,14 +121,15 @@ class Vegas(CompiledLaw):
     sender: ClassVar[SenderTraits] = SenderTraits(decides_on_sender_delta=True)
 
     parameters: ClassVar[tuple[Parameter, ...]] = (*THRESHOLDS, INITIAL_WINDOW)
+    #: α <= β (eq (2): the band between them), for the law and its classical form
+    ordered: ClassVar[tuple[tuple[str, str], ...]] = (("alpha", "beta"),)
 
     def _configure(self, values: Mapping[str, Any]) -> None:
-        """α <= β, and the per-flow arrays of the same length."""
+        """The per-flow arrays of the same length (α <= β: :attr:`ordered`)."""
         self.initial_window = values.get("initial_window", INITIAL_WINDOW.default)
         self._alpha = values["alpha"]
         self._beta = values["beta"]
         self._gamma = values["gamma"]
-        check_le("alpha", self._alpha, "beta", self._beta)
         check_broadcast(Vegas._param_arrays(self))  # subclasses check their own in full
         #: α, β, γ as the rows of one array (:func:`_vegas_rule`)
         self._rule_params = rule_params(self._alpha, self._beta, self._gamma)
