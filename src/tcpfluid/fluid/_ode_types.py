@@ -113,7 +113,8 @@ class OdeFlow:
         Propagation (base) round-trip time d_j, s (numbers or strings such as ``"184ms"``).
     alpha_pkts, beta_pkts
         Vegas thresholds α ≤ β in packets (eq. 2 of the Quick Vegas paper); Enhanced Vegas needs
-        α = β; FAST uses ``alpha_pkts`` as its target backlog and ignores β.
+        α = β; FAST uses ``alpha_pkts`` as its target backlog and ignores β. The relations
+        are the law's own (:meth:`~tcpfluid.algorithms.ControlLaw.check_relations`).
     fast_gamma
         FAST's smoothing factor γ in (0, 1].
     start_s, stop_s
@@ -154,13 +155,6 @@ class OdeFlow:
             raise ValueError(f"rtt_s must be > 0 s, got {self.rtt_s!r}")
         a = check_nonnegative("alpha_pkts", self.alpha_pkts)  # alpha = 0: a band [0, beta]
         b = check_nonnegative("beta_pkts", self.beta_pkts)  # beta = 0: alpha = 0 too
-        if self.law == "enhanced-vegas" and a != b:
-            raise ValueError(
-                f"enhanced-vegas needs alpha_pkts == beta_pkts, got alpha_pkts={a!r}, "
-                f"beta_pkts={b!r}"
-            )
-        if self.law == "vegas" and b < a:
-            raise ValueError(f"beta_pkts must be >= alpha_pkts={a!r}, got {b!r}")
         gamma = check_range("fast_gamma", self.fast_gamma, 0.0, 1.0, lo_open=True)
         start = _time("start_s", self.start_s)
         stop = _time("stop_s", self.stop_s, allow_inf=True)
@@ -178,6 +172,10 @@ class OdeFlow:
             rtt_s=d, alpha_pkts=a, beta_pkts=b, fast_gamma=gamma, start_s=start, stop_s=stop,
             initial_window_pkts=w0, max_window_pkts=wmax, base_rtt_error_s=err, law_params=params,
         )  # fmt: skip
+        cls = law_class(self.law)
+        form = classical_ode_form(cls)
+        if form is not None:  # the relations the law declares among the fields its form sets
+            cls.check_relations({k: checked[f] for k, f in form.places}, names=dict(form.places))
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 

@@ -77,28 +77,27 @@ def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
 
 def check_classical_params(flows: Sequence[Any], ack_path: bool) -> None:
     """Refuse, naming the flow, its algorithm and the parameter, a law parameter of
-    ``flows`` (a scenario's) the classical model cannot honour: one its law's classical
-    form has no place for (:attr:`OdeForm.places`: Vegas's slow-start γ, FAST's
-    ``lost_retransmit``), or a Reno recovery other than one halving per loss (``ack_path``:
-    an ACK-path bottleneck drops ACKs, where ``"newreno"`` is not that)."""
+    ``flows`` (a scenario's) the classical model cannot honour: a value of a choice other
+    than those its law's classical form runs as its rule (:attr:`OdeForm.honours`, on a
+    path whose ACK-path bottleneck drops ACKs when ``ack_path``: Reno's ``recovery``), or
+    one the form has no place for (:attr:`OdeForm.places`: Vegas's slow-start γ, FAST's
+    ``lost_retransmit``)."""
     for fl in flows:
         cls, params = law_class(fl.algorithm), dict(fl.params)
         form = classical_ode_form(cls)
         if form is None:
             continue  # simulate_ode refuses the law itself
-        if fl.algorithm == "reno":
-            # the classical Reno right-hand side halves once per loss: that is "halving",
-            # and "newreno" (the default) where no ACK-path bottleneck drops the flows' ACKs
-            rec = params.pop("recovery", "newreno")
-            if not (rec == "halving" or (rec == "newreno" and not ack_path)):
-                where = " behind an ACK-path bottleneck" if rec == "newreno" else ""
+        declared = {p.name: p for p in cls.parameters}
+        for rule in form.honours:
+            value = params.pop(rule.parameter, declared[rule.parameter].default)
+            if not rule.honoured(value, ack_path):
+                # a value honoured on other paths: say which path refuses it
+                where = " behind an ACK-path bottleneck" if rule.honoured(value, False) else ""
                 raise ValueError(
-                    f"flow {fl.name!r}: Reno recovery={rec!r}{where} needs model='hybrid' "
-                    "(the classical Reno right-hand side halves once per loss; "
-                    "recovery='halving' is its rule)"
+                    f"flow {fl.name!r} ({fl.algorithm}): {rule.parameter}={value!r}{where} "
+                    f"needs model='hybrid' ({rule.rule}: it honours {rule.accepted})"
                 )
         placed = [name for name, _ in form.places]
-        declared = {p.name: p for p in cls.parameters}
         for name, value in cls.fold_aliases(params).items():
             if set(declared[name].sets or (name,)) <= set(placed):
                 continue
