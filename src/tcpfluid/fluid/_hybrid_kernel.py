@@ -1313,7 +1313,8 @@ def _decide(ff, j, loss, t, has_rev, whole, laws, cross):  # type: ignore[no-unt
         _loss_apply_one(ff, j, t, lb[at + 1], silent, srtt)
         c = ig[I_NLOSS]
         loss_flow[c] = j
-        loss_t[c] = t
+        loss_t[c, 0] = t
+        loss_t[c, 1] = w  # the window the reaction cut
         ig[I_NLOSS] = c + 1
     else:
         _sample_one(ff, j, base, has_rev, s, 0, timing[4])

@@ -412,7 +412,8 @@ class _Boundary:
         self.log_flow = np.empty(2 * m + 1024, dtype=np.int64)
         self.log_rows = np.empty((self.log_flow.size, K.N_LOG))
         self.loss_flow = np.empty(m + 256, dtype=np.int64)
-        self.loss_t = np.empty(self.loss_flow.size)
+        #: each loss event's time and the window its reaction cut
+        self.loss_t = np.empty((self.loss_flow.size, 2))
         self._fixed = (
             *calls(laws), laws.group_of.astype(np.int64), laws.pos_of.astype(np.int64),
             timing, dupacks, self.base, self.s,
@@ -433,7 +434,7 @@ class _Boundary:
         if nl + more > self.loss_flow.size:
             cap = max(2 * self.loss_flow.size, nl + more)
             self.loss_flow = np.concatenate([self.loss_flow[:nl], np.empty(cap - nl, np.int64)])
-            self.loss_t = np.concatenate([self.loss_t[:nl], np.empty(cap - nl)])
+            self.loss_t = np.concatenate([self.loss_t[:nl], np.empty((cap - nl, 2))])
 
     def python_decisions(
         self, laws: _Laws, ff: FloatArray, touched: NDArray[np.int64], g: FloatArray, t: float
@@ -468,7 +469,7 @@ class _Boundary:
             for i, j in enumerate(J.tolist()):
                 K._loss_apply_one(ff, j, t, float(new[i]), then[i][2], then[i][3])
                 self.loss_flow[ig[K.I_NLOSS]] = j
-                self.loss_t[ig[K.I_NLOSS]] = t
+                self.loss_t[ig[K.I_NLOSS]] = t, w[i]
                 ig[K.I_NLOSS] += 1
         W = touched[1, : int(g[K.G_ENDED])]
         if W.size:

@@ -56,6 +56,7 @@ from ._rounds_physics import (
     start_lockout,
     timer_retransmissions,
 )
+from ._rounds_results import note_first_losses
 
 FloatArray = NDArray[np.float64]
 
@@ -121,6 +122,7 @@ class RoundEngine:
         self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
+        self.first_loss = np.full((2, n), np.nan)  # each flow's first: time, window
         #: per class: its round's growth (one value per flow)
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
@@ -331,6 +333,8 @@ class RoundEngine:
             "all_rounds_recorded": run.every == 1,
             "law_base_rtt_s": self.base_rtt.reshape(S, F).copy(),
             "locked_out": None if self.rto is None else (self.rto > 0.0).reshape(S, F),
+            "first_loss_s": self.first_loss[0].reshape(S, F),
+            "first_loss_window_pkts": self.first_loss[1].reshape(S, F),
         }
 
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
@@ -506,6 +510,8 @@ class RoundEngine:
             )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
+        if lost is not None or self.sw.late is not None:
+            note_first_losses(self.first_loss, self.losses, ix, per_flow(t_next, m), w1)
         self.t[c] = t_next
         if self.K > 1:
             self.t_f[c] = float(t_next[0])

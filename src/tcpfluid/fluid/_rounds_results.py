@@ -102,6 +102,9 @@ class RoundTrace:
     all_rounds_recorded
         Whether every round has a row; then the summary stamps a round's window at its start
         (:func:`next_windows`).
+    first_loss_s, first_loss_window_pkts
+        Each flow's first loss event ``(S, F)``: the end of the round whose losses the law
+        reacted to, s, and that round's window, packets (NaN: none; ``None``: not kept).
     """
 
     time_s: FloatArray
@@ -128,6 +131,8 @@ class RoundTrace:
     all_rounds_recorded: bool = False
     law_base_rtt_s: FloatArray | None = None
     locked_out: NDArray[np.bool_] | None = None
+    first_loss_s: FloatArray | None = None
+    first_loss_window_pkts: FloatArray | None = None
 
     @property
     def n_rounds(self) -> int:
@@ -285,6 +290,20 @@ def own_round_logs(
     return tt, ww, within(ww, sizes, 1) if tr.all_rounds_recorded else ww, pp, sizes
 
 
+def note_first_losses(
+    first: FloatArray, losses: NDArray[np.int64], ix: Any, t: Any, w: FloatArray
+) -> None:
+    """Record (in ``first``, ``(2, n)``: time, window; NaN: none yet) the first loss event
+    of each flow ``ix`` whose count ``losses`` (every flow's) has just left 0: the round's
+    end ``t`` (s, each flow's), where the law reacted, and the round's window ``w``, the
+    one its reaction cut."""
+    new = (losses[ix] > 0) & np.isnan(first[0, ix])
+    if new.any():
+        at = np.arange(first.shape[1])[ix][new]
+        first[0, at] = np.broadcast_to(t, new.shape)[new]
+        first[1, at] = w[new]
+
+
 def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
     """Every flow of ``tr`` as the columns of :func:`tcpfluid.metrics.summarise` (windows
     stamped where they take effect, the exit read from the window measured, each flow over
@@ -324,7 +343,15 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
         delivered_pkts=np.asarray(tr.delivered_pkts, dtype=np.float64).reshape(S * F),
         loss_events=np.asarray(tr.losses, dtype=np.int64).reshape(S * F),
         sizes=counted,
+        first_loss_s=first_losses(tr, 0, S * F),
+        first_loss_window_pkts=first_losses(tr, 1, S * F),
     )
+
+
+def first_losses(tr: RoundTrace, k: int, n: int) -> FloatArray:
+    """Each flow's first loss event's time (``k`` 0, s) or window (1, packets), NaN none."""
+    got = tr.first_loss_s if k == 0 else tr.first_loss_window_pkts
+    return np.full(n, np.nan) if got is None else np.asarray(got, dtype=np.float64).reshape(n)
 
 
 class _Recorder:

@@ -275,7 +275,8 @@ def _collect(
         traces.append(
             HybridFlowTrace(
                 t, cwnd, nxt, phase, mean, base, backlog(cwnd, base, mean), float(run.start[j]),
-                float(ff[j, K.F_STOP]), float(ff[j, K.F_ACKED]), loss_times[j],
+                float(ff[j, K.F_STOP]), float(ff[j, K.F_ACKED]), loss_times[j][:, 0].copy(),
+                loss_times[j][:, 1].copy(),
             )
         )  # fmt: skip
     n = int(g[K.G_K_REC])
@@ -405,8 +406,9 @@ class HybridFlowTrace:
         The flow's active interval, s.
     delivered_pkts
         Packets ACKed by the end of the run.
-    loss_t_s
-        Times of the loss events the law reacted to, s.
+    loss_t_s, loss_cwnd_before_pkts
+        Times of the loss events the law reacted to, s, and the window each reaction cut,
+        packets.
     """
 
     round_t_s: FloatArray
@@ -420,6 +422,7 @@ class HybridFlowTrace:
     stop_s: float
     delivered_pkts: float
     loss_t_s: FloatArray
+    loss_cwnd_before_pkts: FloatArray
 
 
 @dataclass(frozen=True)

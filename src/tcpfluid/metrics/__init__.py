@@ -71,7 +71,8 @@ def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: Ar
 
     Of the window series
     ``window_pkts`` (packets) at ``time_s``, ``in_slow_start`` saying whether the sender was
-    in slow start at each sample.
+    in slow start at each sample: read from the phases alone (a run's summary,
+    :func:`summarise`, also ends slow start at a flow's first loss event).
 
     >>> e = slow_start_exit([0.1, 0.2, 0.3, 0.4], [2, 4, 8, 7], [True, True, True, False])
     >>> float(e.time_s), float(e.value), int(e.index)

@@ -5,6 +5,7 @@ values, and the refusal before the run of a summary too large to hold."""
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -39,6 +40,10 @@ class FlowRecord:
         gives the expected number, a real number).
     exit_delay_samples
         Where the engine's exit moment lies after the first sample out of slow start.
+    first_loss_s, first_loss_window_pkts
+        When the sender first reacted to a loss event (s) and its window just before that
+        reaction cut it (packets); NaN: no loss event. A loss in slow start ends it
+        (:func:`summarise`).
     """
 
     name: str
@@ -51,6 +56,8 @@ class FlowRecord:
     delivered_pkts: float
     loss_events: float
     exit_delay_samples: int = 0
+    first_loss_s: float = math.nan
+    first_loss_window_pkts: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,8 @@ class FlowRecords:
 
     Per flow ``(F,)``, per sample and flow ``(R, F)`` (``t_s`` ``(R,)`` when shared by
     every flow); ``sizes``: how many of the R samples are each flow's own (the rest pad it
-    past the run's end, where no segment reaches; ``None``: all R)."""
+    past the run's end, where no segment reaches; ``None``: all R); ``first_loss_s``,
+    ``first_loss_window_pkts``: per flow (``None``: no flow has a loss event)."""
 
     names: Sequence[str]
     start_s: FloatArray
@@ -72,6 +80,8 @@ class FlowRecords:
     loss_events: NDArray[Any]
     sizes: NDArray[np.int64] | None = None
     exit_delay_samples: int = 0
+    first_loss_s: FloatArray | None = None
+    first_loss_window_pkts: FloatArray | None = None
 
     def __len__(self) -> int:
         return len(self.names)
@@ -111,6 +121,10 @@ class FlowRecords:
             ),
             sizes=sizes,
             exit_delay_samples=frs[0].exit_delay_samples,
+            first_loss_s=np.array([fr.first_loss_s for fr in frs], dtype=np.float64),
+            first_loss_window_pkts=np.array(
+                [fr.first_loss_window_pkts for fr in frs], dtype=np.float64
+            ),
         )
 
 
@@ -180,6 +194,7 @@ def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
     same = np.ones(max(n - 1, 0), dtype=bool)
     cols: list[Any] = [fr.start_s, fr.stop_s, fr.delivered_pkts, fr.loss_events, bands]
     cols += [fr.window_pkts, fr.settle_window_pkts, fr.in_slow_start, fr.sizes]
+    cols += [fr.first_loss_s, fr.first_loss_window_pkts]
     if fr.t_s.ndim > 1:
         cols.append(fr.t_s)
     for c in cols:

@@ -195,11 +195,21 @@ def _columns_of(
         tt = np.broadcast_to(t, (R, n))[jj, np.arange(n)]
         # an exit stamped after the end of the trace or of the run did not happen in it
         ok = (j < sizes) & (tt <= end_s)
-        out["ss_w"] = np.where(ok, np.asarray(ev.value, dtype=np.float64), np.nan)
-        out["ss_t"] = np.where(ok, tt, np.nan)
+        w_exit = np.asarray(ev.value, dtype=np.float64)
         # rounds are the flow's own, from its first round with a window (an engine with
         # one round clock keeps rows for the rounds before a flow starts)
         first = np.argmax(np.asarray(fr.window_pkts) > 0.0, axis=0)
+        if fr.first_loss_s is not None:
+            decided = np.broadcast_to(t, (R, n))[np.minimum(j - 1, R - 1), np.arange(n)]
+            lost, lt = _loss_exit(fr, t, in_ss, first, np.where(found, decided, np.inf), end_s)
+            ok, tt = ok | lost, np.where(lost, lt, tt)
+            w_exit = np.where(lost, np.asarray(fr.first_loss_window_pkts), w_exit)
+            # the round the loss reaction falls in: the one ending at the first sample at
+            # or after it
+            in_round = np.count_nonzero(np.broadcast_to(t, (R, n)) < lt, axis=0)
+            j = np.where(lost, in_round, j)
+        out["ss_w"] = np.where(ok, w_exit, np.nan)
+        out["ss_t"] = np.where(ok, tt, np.nan)
         out["ss_r"] = np.where(ok, j + 1 - first, np.nan)
     band = np.asarray(bands, dtype=np.float64)
     stop = np.minimum(end_s, fr.stop_s)
@@ -219,6 +229,29 @@ def _columns_of(
         out["reason"] = _reasons(eq, has & ~settled)
         out["reason"][~has] = "no samples"
     return out
+
+
+def _loss_exit(
+    fr: FlowRecords,
+    t: FloatArray,
+    in_ss: NDArray[np.bool_],
+    first: NDArray[np.intp],
+    decided_s: FloatArray,
+    end_s: float,
+) -> tuple[NDArray[np.bool_], FloatArray]:
+    """Which flows of ``fr`` left their first slow start at their first loss event, and
+    its time (s): a flow in slow start at its first round with a window (``first``) whose
+    first loss reaction comes no later than the round decision that leaves slow start
+    (``decided_s``, s; ``inf``: none) and by ``end_s``. A loss ends slow start: the law
+    leaves it at its loss reaction, while its round records may keep slow start's phase
+    through the recovery (a packet sender ends no round until its repair) and after a
+    timeout's new slow start."""
+    n = len(fr.start_s)
+    lt = np.asarray(fr.first_loss_s, dtype=np.float64)
+    began = in_ss[first, np.arange(n)] & (np.asarray(fr.window_pkts)[first, np.arange(n)] > 0.0)
+    with np.errstate(invalid="ignore"):
+        lost = began & np.isfinite(lt) & (lt <= decided_s) & (lt <= end_s)
+    return lost, lt
 
 
 #: the summary values of :func:`_columns_of`, by their name in :class:`FlowSummaries`
@@ -271,7 +304,9 @@ def summarise(
 
     The slow-start exit is the last slow-start window and the end of the round at whose end
     the sender decides from that window's own RTTs (sample ``k`` closes round ``k + 1``;
-    :attr:`FlowRecord.exit_delay_samples`).
+    :attr:`FlowRecord.exit_delay_samples`), or the flow's first loss event when that comes
+    no later than the decision (:attr:`FlowRecord.first_loss_s`: its time, and the window
+    its reaction cut; docs/round-model.md).
 
     Parameters
     ----------
@@ -458,18 +493,22 @@ def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: i
     they left: a timeout stops the ACK clock, and a flow whose retransmissions keep timing
     out ends no round after it, so the window it has to the end of the run is the
     timeouts' (a fast retransmit's cut is recorded by the round boundary that follows it).
+    The first loss event (``loss_t_s``, ``loss_cwnd_before_pkts``: the window the reaction
+    cut) is the record's :attr:`FlowRecord.first_loss_s` and its window.
     """
     t = np.asarray(fl.round_t_s, dtype=np.float64)
     seen = np.asarray(fl.round_cwnd_pkts, dtype=np.float64)
     after = np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64)
     in_ss = np.asarray(fl.round_phase) == SLOW_START
+    loss_t = np.asarray(fl.loss_t_s, dtype=np.float64)
+    loss_w = np.asarray(fl.loss_cwnd_before_pkts, dtype=np.float64)
     kind = getattr(fl, "loss_kind", None)
     if kind is not None:
-        lt = np.asarray(fl.loss_t_s, dtype=np.float64)
+        lt = loss_t
         late = np.isin(kind, (LOSS_TIMEOUT, LOSS_BURST_TIMEOUT)) & (lt > t[-1] if t.size else True)
         if late.any():
             t = np.concatenate([t, lt[late]])
-            seen = np.concatenate([seen, np.asarray(fl.loss_cwnd_before_pkts)[late]])
+            seen = np.concatenate([seen, loss_w[late]])
             after = np.concatenate([after, np.asarray(fl.loss_cwnd_after_pkts)[late]])
             in_ss = np.concatenate([in_ss, np.ones(int(late.sum()), dtype=bool)])
     return FlowRecord(
@@ -486,6 +525,8 @@ def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: i
         # that sent the exit window and keeps it one more round, which ends the exit
         # round (the convention of tcpfluid.metrics.summarise)
         exit_delay_samples=1,
+        first_loss_s=float(loss_t[0]) if loss_t.size else math.nan,
+        first_loss_window_pkts=float(loss_w[0]) if loss_w.size else math.nan,
     )
 
 
