@@ -21,7 +21,10 @@ Losses
     packets are a separate quantity (the ODE's ``lost_pkts``; the packet simulator's drops
     per link).
 Throughput
-    Packets delivered by the flow over its active time inside the run, packets/s.
+    Packets delivered by the flow over its active time inside the run, packets/s: from its
+    start to the later of its stop and its last delivery (the packets in flight at its stop
+    arrive after it; counted over the time they took, a flow is never faster than its
+    path).
 Utilization
     Packets carried by the bottleneck (flows and cross traffic) over its capacity × the
     measured time.
@@ -103,7 +106,8 @@ class FlowSummary:
         One entry per change of :attr:`Summary.change_times_s`: time from the change until
         the window settles again (``None``: not active after it or did not settle).
     throughput_pps
-        Delivered packets over the flow's active time, packets/s.
+        Delivered packets over the flow's active time (to the later of its stop and its
+        last delivery), packets/s.
     losses
         Loss events (module docstring): a count, or an expected number (a float) in the
         ODE's classical model.

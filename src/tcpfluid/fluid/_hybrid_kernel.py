@@ -94,7 +94,8 @@ F_HAS_LOST = 65  # 1.0: a loss reaction since it joined (its packets no longer i
 F_FIRST_RTT = 66  # the RTT its first packet saw behind the other first flows' first windows
 #                   (``_first_packets.first_packet_waits``, ``hybrid._initial_state``; 0:
 #                   none): a floor under its first two rounds' minimum RTT, s
-N_FLOW_ROWS = 67
+F_LAST_ACKED = 67  # the end of the last step in which it had packets ACKed (0: none), s
+N_FLOW_ROWS = 68
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -624,6 +625,7 @@ def advance(  # type: ignore[no-untyped-def]
                         resolved += acked
                         ff[j, F_ACKED] += acked
                         ff[j, F_ACKED_SINCE] += acked
+                        ff[j, F_LAST_ACKED] = t_next
                     if na > 1e-12:
                         rtt = ff[j, F_D] + q_hist[back]
                         r_acks += na

@@ -534,8 +534,12 @@ def classical_records(
     def since(a: FloatArray) -> float:
         return float(a[-1]) - (float(np.interp(m_from, t, a)) if m_from > 0.0 else 0.0)
 
+    def last(a: FloatArray) -> float:  # the first sample by which it had delivered them all
+        done = a >= a[-1] - 1e-9
+        return float(t[np.argmax(done)]) if a.size and a[-1] > 0.0 else math.nan
+
     return [
         FlowRecord(name, float(start[i]), float(stop[i]), t, windows[i], None, windows[i],
-                   since(delivered[i]), since(lost[i]))
+                   since(delivered[i]), since(lost[i]), last_delivery_s=last(delivered[i]))
         for i, name in enumerate(names)
     ]  # fmt: skip

@@ -56,7 +56,7 @@ from ._rounds_physics import (
     start_lockout,
     timer_retransmissions,
 )
-from ._rounds_results import note_first_losses
+from ._rounds_results import note_round
 
 FloatArray = NDArray[np.float64]
 
@@ -122,7 +122,8 @@ class RoundEngine:
         self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
-        self.first_loss = np.full((2, n), np.nan)  # each flow's first: time, window
+        #: each flow's first loss event (time, window) and its last round with deliveries
+        self.marks = np.full((3, n), np.nan)
         #: per class: its round's growth (one value per flow)
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
@@ -333,8 +334,9 @@ class RoundEngine:
             "all_rounds_recorded": run.every == 1,
             "law_base_rtt_s": self.base_rtt.reshape(S, F).copy(),
             "locked_out": None if self.rto is None else (self.rto > 0.0).reshape(S, F),
-            "first_loss_s": self.first_loss[0].reshape(S, F),
-            "first_loss_window_pkts": self.first_loss[1].reshape(S, F),
+            "first_loss_s": self.marks[0].reshape(S, F),
+            "first_loss_window_pkts": self.marks[1].reshape(S, F),
+            "last_delivery_s": self.marks[2].reshape(S, F),
         }
 
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
@@ -510,8 +512,7 @@ class RoundEngine:
             )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
-        if lost is not None or self.sw.late is not None:
-            note_first_losses(self.first_loss, self.losses, ix, per_flow(t_next, m), w1)
+        note_round(self, ix, per_flow(t_next, m), w1, got, lost is not None)
         self.t[c] = t_next
         if self.K > 1:
             self.t_f[c] = float(t_next[0])

@@ -105,6 +105,9 @@ class RoundTrace:
     first_loss_s, first_loss_window_pkts
         Each flow's first loss event ``(S, F)``: the end of the round whose losses the law
         reacted to, s, and that round's window, packets (NaN: none; ``None``: not kept).
+    last_delivery_s
+        The end of each flow's last round that delivered packets ``(S, F)``, s (NaN: none;
+        ``None``: not kept).
     """
 
     time_s: FloatArray
@@ -133,6 +136,7 @@ class RoundTrace:
     locked_out: NDArray[np.bool_] | None = None
     first_loss_s: FloatArray | None = None
     first_loss_window_pkts: FloatArray | None = None
+    last_delivery_s: FloatArray | None = None
 
     @property
     def n_rounds(self) -> int:
@@ -290,18 +294,23 @@ def own_round_logs(
     return tt, ww, within(ww, sizes, 1) if tr.all_rounds_recorded else ww, pp, sizes
 
 
-def note_first_losses(
-    first: FloatArray, losses: NDArray[np.int64], ix: Any, t: Any, w: FloatArray
-) -> None:
-    """Record (in ``first``, ``(2, n)``: time, window; NaN: none yet) the first loss event
-    of each flow ``ix`` whose count ``losses`` (every flow's) has just left 0: the round's
-    end ``t`` (s, each flow's), where the law reacted, and the round's window ``w``, the
-    one its reaction cut."""
-    new = (losses[ix] > 0) & np.isnan(first[0, ix])
-    if new.any():
-        at = np.arange(first.shape[1])[ix][new]
-        first[0, at] = np.broadcast_to(t, new.shape)[new]
-        first[1, at] = w[new]
+def note_round(eng: Any, ix: Any, t: Any, w: FloatArray, got: FloatArray, lost: bool) -> None:
+    """After the decision of a round of the flows ``ix`` of the round engine ``eng``, which
+    ends at ``t`` (s, each flow's), sent ``w`` and delivered ``got`` packets (``lost``: the
+    round had losses), in ``eng.marks`` ``(3, n)`` (NaN: none yet): the first loss event of
+    each flow whose loss count has just left 0 (the round's end, where the law reacted,
+    and ``w``, the window its reaction cut) and the round's end as the last delivery of
+    each flow that delivered packets in it."""
+    marks = eng.marks
+    at = np.arange(marks.shape[1])[ix]
+    tt = np.broadcast_to(t, at.shape)
+    some = got > 0.0
+    marks[2, at[some]] = tt[some]
+    if lost or eng.sw.late is not None:
+        new = (eng.losses[ix] > 0) & np.isnan(marks[0, ix])
+        if new.any():
+            marks[0, at[new]] = tt[new]
+            marks[1, at[new]] = w[new]
 
 
 def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
@@ -343,14 +352,14 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
         delivered_pkts=np.asarray(tr.delivered_pkts, dtype=np.float64).reshape(S * F),
         loss_events=np.asarray(tr.losses, dtype=np.int64).reshape(S * F),
         sizes=counted,
-        first_loss_s=first_losses(tr, 0, S * F),
-        first_loss_window_pkts=first_losses(tr, 1, S * F),
+        first_loss_s=per_flow_mark(tr.first_loss_s, S * F),
+        first_loss_window_pkts=per_flow_mark(tr.first_loss_window_pkts, S * F),
+        last_delivery_s=per_flow_mark(tr.last_delivery_s, S * F),
     )
 
 
-def first_losses(tr: RoundTrace, k: int, n: int) -> FloatArray:
-    """Each flow's first loss event's time (``k`` 0, s) or window (1, packets), NaN none."""
-    got = tr.first_loss_s if k == 0 else tr.first_loss_window_pkts
+def per_flow_mark(got: FloatArray | None, n: int) -> FloatArray:
+    """A per-flow mark of a :class:`RoundTrace` (``(S, F)``) as ``n`` columns, NaN none."""
     return np.full(n, np.nan) if got is None else np.asarray(got, dtype=np.float64).reshape(n)
 
 

@@ -277,6 +277,7 @@ def _collect(
                 t, cwnd, nxt, phase, mean, base, backlog(cwnd, base, mean), float(run.start[j]),
                 float(ff[j, K.F_STOP]), float(ff[j, K.F_ACKED]), loss_times[j][:, 0].copy(),
                 loss_times[j][:, 1].copy(),
+                float(ff[j, K.F_LAST_ACKED]) if ff[j, K.F_ACKED] > 0.0 else math.nan,
             )
         )  # fmt: skip
     n = int(g[K.G_K_REC])
@@ -409,6 +410,8 @@ class HybridFlowTrace:
     loss_t_s, loss_cwnd_before_pkts
         Times of the loss events the law reacted to, s, and the window each reaction cut,
         packets.
+    last_delivery_s
+        The end of the last step in which it had packets ACKed, s (NaN: none).
     """
 
     round_t_s: FloatArray
@@ -423,6 +426,7 @@ class HybridFlowTrace:
     delivered_pkts: float
     loss_t_s: FloatArray
     loss_cwnd_before_pkts: FloatArray
+    last_delivery_s: float = math.nan
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,9 @@ class FlowRecord:
         When the sender first reacted to a loss event (s) and its window just before that
         reaction cut it (packets); NaN: no loss event. A loss in slow start ends it
         (:func:`summarise`).
+    last_delivery_s
+        When its last packet was delivered, s (NaN: none, or not known): its throughput
+        counts its deliveries up to the later of its stop and this (:func:`flow_rates`).
     """
 
     name: str
@@ -58,6 +61,7 @@ class FlowRecord:
     exit_delay_samples: int = 0
     first_loss_s: float = math.nan
     first_loss_window_pkts: float = math.nan
+    last_delivery_s: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,8 @@ class FlowRecords:
     Per flow ``(F,)``, per sample and flow ``(R, F)`` (``t_s`` ``(R,)`` when shared by
     every flow); ``sizes``: how many of the R samples are each flow's own (the rest pad it
     past the run's end, where no segment reaches; ``None``: all R); ``first_loss_s``,
-    ``first_loss_window_pkts``: per flow (``None``: no flow has a loss event)."""
+    ``first_loss_window_pkts``: per flow (``None``: no flow has a loss event);
+    ``last_delivery_s``: per flow (``None``: none known)."""
 
     names: Sequence[str]
     start_s: FloatArray
@@ -82,6 +87,7 @@ class FlowRecords:
     exit_delay_samples: int = 0
     first_loss_s: FloatArray | None = None
     first_loss_window_pkts: FloatArray | None = None
+    last_delivery_s: FloatArray | None = None
 
     def __len__(self) -> int:
         return len(self.names)
@@ -125,6 +131,7 @@ class FlowRecords:
             first_loss_window_pkts=np.array(
                 [fr.first_loss_window_pkts for fr in frs], dtype=np.float64
             ),
+            last_delivery_s=np.array([fr.last_delivery_s for fr in frs], dtype=np.float64),
         )
 
 
@@ -194,7 +201,7 @@ def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
     same = np.ones(max(n - 1, 0), dtype=bool)
     cols: list[Any] = [fr.start_s, fr.stop_s, fr.delivered_pkts, fr.loss_events, bands]
     cols += [fr.window_pkts, fr.settle_window_pkts, fr.in_slow_start, fr.sizes]
-    cols += [fr.first_loss_s, fr.first_loss_window_pkts]
+    cols += [fr.first_loss_s, fr.first_loss_window_pkts, fr.last_delivery_s]
     if fr.t_s.ndim > 1:
         cols.append(fr.t_s)
     for c in cols:
@@ -208,6 +215,35 @@ def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
         if not same.any():
             break
     return np.concatenate([np.zeros(min(n, 1), dtype=bool), same])
+
+
+def _loss_exit(
+    fr: FlowRecords,
+    t: FloatArray,
+    in_ss: NDArray[np.bool_],
+    first: NDArray[np.intp],
+    decided_s: FloatArray,
+    end_s: float,
+) -> tuple[NDArray[np.bool_], FloatArray]:
+    """Which flows of ``fr`` left their first slow start at their first loss event, and
+    its time (s): a flow in slow start at its first round with a window (``first``) whose
+    first loss reaction comes no later than the round decision that leaves slow start
+    (``decided_s``, s; ``inf``: none) and by ``end_s``. A loss ends slow start: the law
+    leaves it at its loss reaction, while its round records may keep slow start's phase
+    through the recovery (a packet sender ends no round until its repair) and after a
+    timeout's new slow start."""
+    n = len(fr.start_s)
+    lt = np.asarray(fr.first_loss_s, dtype=np.float64)
+    began = in_ss[first, np.arange(n)] & (np.asarray(fr.window_pkts)[first, np.arange(n)] > 0.0)
+    with np.errstate(invalid="ignore"):
+        lost = began & np.isfinite(lt) & (lt <= decided_s) & (lt <= end_s)
+    return lost, lt
+
+
+def _per_flow(fr: FlowRecords, key: str) -> Any:
+    """``fr``'s per-flow column ``key``, NaN for every flow where it is not kept."""
+    v = getattr(fr, key)
+    return np.full(len(fr.start_s), np.nan) if v is None else v
 
 
 def _finite(x: Any) -> FloatArray:
@@ -305,6 +341,7 @@ def run_values(
     start: FloatArray,
     stop: FloatArray,
     delivered: FloatArray,
+    last: FloatArray,
     t_eq: FloatArray,
     conv: FloatArray,
     changes: tuple[float, ...],
@@ -313,14 +350,15 @@ def run_values(
     capacity_pps: Any,
 ) -> dict[str, FloatArray]:
     """The summary's values of each of S runs of F flows from their columns ``(S, F)``
-    (``conv`` ``(S, F, K)``; NaN: did not happen): throughputs (:func:`flow_rates`), when
+    (``conv`` ``(S, F, K)``; NaN: did not happen; ``last``: the last deliveries' times,
+    NaN where not known): throughputs (:func:`flow_rates`), when
     every flow active before the first change had settled, when every flow had converged
     after each change, Jain's index and the utilization; ``measured_s``'s end,
     ``carried_pkts`` and ``capacity_pps``: one value or one per run."""
     S = start.shape[0]
     m0, m1 = measured_s
     end = np.broadcast_to(np.asarray(m1, dtype=np.float64), (S,))[:, None]
-    thr = flow_rates(delivered, start, stop, (m0, end))
+    thr = flow_rates(delivered, start, stop, (m0, end), last)
     before = start < (changes[0] if changes else np.inf)
     with np.errstate(invalid="ignore"):
         latest = np.where(before, start + t_eq, -np.inf).max(axis=1, initial=-np.inf)
@@ -421,11 +459,21 @@ def check_summary_size(
         )
 
 
-def flow_rates(delivered: Any, start: Any, stop: Any, measured_s: tuple[Any, Any]) -> FloatArray:
-    """Each flow's throughput, packets/s: ``delivered`` over its active time inside the
-    measured time ``(from, to)``, s (NaN for a flow not active in it); the arguments
-    broadcast (a batch of runs: ``(S, F)`` against ``(S, 1)`` measured times)."""
-    active = np.minimum(stop, measured_s[1]) - np.maximum(start, measured_s[0])
+def flow_rates(
+    delivered: Any, start: Any, stop: Any, measured_s: tuple[Any, Any], last: Any = math.nan
+) -> FloatArray:
+    """Each flow's throughput, packets/s: ``delivered`` over the time from its start to the
+    later of its stop and its last delivery ``last`` (NaN: not known, its stop), inside the
+    measured time ``(from, to)``, s (NaN for a flow not active in it): the packets in
+    flight at its stop are delivered after it, and counted over the time they take, so a
+    flow's rate is never above what its path carried. The arguments broadcast (a batch of
+    runs: ``(S, F)`` against ``(S, 1)`` measured times).
+
+    >>> float(flow_rates(2.0, 0.0, 0.001, (0.0, 10.0), 0.08)[()])
+    25.0
+    """
+    until = np.where(np.isnan(last), stop, np.fmax(stop, last))
+    active = np.minimum(until, measured_s[1]) - np.maximum(start, measured_s[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(active > 0, _finite(delivered / active), np.nan)
 

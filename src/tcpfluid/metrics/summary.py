@@ -27,6 +27,8 @@ from ._records import (
     _convergence,
     _finite,
     _flow_columns,
+    _loss_exit,
+    _per_flow,
     _same_as_previous,
     _take,
     check_settle_band,
@@ -231,29 +233,6 @@ def _columns_of(
     return out
 
 
-def _loss_exit(
-    fr: FlowRecords,
-    t: FloatArray,
-    in_ss: NDArray[np.bool_],
-    first: NDArray[np.intp],
-    decided_s: FloatArray,
-    end_s: float,
-) -> tuple[NDArray[np.bool_], FloatArray]:
-    """Which flows of ``fr`` left their first slow start at their first loss event, and
-    its time (s): a flow in slow start at its first round with a window (``first``) whose
-    first loss reaction comes no later than the round decision that leaves slow start
-    (``decided_s``, s; ``inf``: none) and by ``end_s``. A loss ends slow start: the law
-    leaves it at its loss reaction, while its round records may keep slow start's phase
-    through the recovery (a packet sender ends no round until its repair) and after a
-    timeout's new slow start."""
-    n = len(fr.start_s)
-    lt = np.asarray(fr.first_loss_s, dtype=np.float64)
-    began = in_ss[first, np.arange(n)] & (np.asarray(fr.window_pkts)[first, np.arange(n)] > 0.0)
-    with np.errstate(invalid="ignore"):
-        lost = began & np.isfinite(lt) & (lt <= decided_s) & (lt <= end_s)
-    return lost, lt
-
-
 #: the summary values of :func:`_columns_of`, by their name in :class:`FlowSummaries`
 _COLUMN_OF = {
     "ss_exit_window_pkts": "ss_w", "ss_exit_time_s": "ss_t", "ss_exit_round": "ss_r",
@@ -374,7 +353,7 @@ def summarise(
 
 #: the per-flow inputs of the run values, and their type (``None``: the records')
 _PER_FLOW = {"start_s": np.float64, "stop_s": np.float64, "delivered_pkts": np.float64,
-             "loss_events": None}  # fmt: skip
+             "loss_events": None, "last_delivery_s": np.float64}  # fmt: skip
 
 
 def _runs(
@@ -401,7 +380,7 @@ def _runs(
         kind = dtype or np.result_type(*[getattr(fr, key).dtype for _, fr in parts])
         per[key] = np.empty(n, dtype=kind)
         for where, fr in parts:
-            per[key][where] = getattr(fr, key)
+            per[key][where] = _per_flow(fr, key)
         per[key] = per[key].reshape(S, F)
     st, sp = per["start_s"], per["stop_s"]
     if S > 1 and ((st != st[:1]).any() or (sp != sp[:1]).any()):
@@ -455,8 +434,8 @@ def _judged(
             cols[key][where] = v
     conv = cols["conv"].reshape(S, F, len(changes))
     run = run_values(per["start_s"], per["stop_s"], per["delivered_pkts"],
-                     cols["t_eq"].reshape(S, F), conv, changes, measured, carried_pkts,
-                     capacity_pps)  # fmt: skip
+                     per["last_delivery_s"], cols["t_eq"].reshape(S, F), conv, changes,
+                     measured, carried_pkts, capacity_pps)  # fmt: skip
     return changes, kinds, cols, run
 
 
@@ -525,6 +504,7 @@ def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: i
         # that sent the exit window and keeps it one more round, which ends the exit
         # round (the convention of tcpfluid.metrics.summarise)
         exit_delay_samples=1,
+        last_delivery_s=getattr(fl, "last_delivery_s", math.nan),
         first_loss_s=float(loss_t[0]) if loss_t.size else math.nan,
         first_loss_window_pkts=float(loss_w[0]) if loss_w.size else math.nan,
     )
@@ -553,7 +533,7 @@ def engine_summary(
     ``utilization``)."""
     S = scenarios or 1
     F = len(fr.start_s) // S
-    per = {key: getattr(fr, key).reshape(S, F) for key in _PER_FLOW}
+    per = {key: _per_flow(fr, key).reshape(S, F) for key in _PER_FLOW}
     # each CBR change as a zero-length interval: only the times are used
     changes, _, cols, run = _judged([(slice(None), fr)], per, [(c, c) for c in cbr_changes],
                                     end_s, bands, measured_s, carried_pkts, capacity_pps,

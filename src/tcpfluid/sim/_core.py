@@ -125,7 +125,8 @@ F_S_DELTA = 45  # the Δ its last round's end read, packets, handed to the law (
 F_V_DELTA = 46  # 0: the law's Δ of eq (1); 1: the agent's (ns2_vegas_agent_delta); 2: the
 # agent's rounded to an integer as ns-2.35's (ns2_vegas_integer_delta)
 F_V_GROW_CHECK = 47  # 1: the per-ACK increase only into a nearly full window (line 290)
-NF = 48
+F_LAST_GOOD = 48  # when the receiver last delivered a packet in order (0: never)
+NF = 49
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -760,6 +761,7 @@ def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
             filled = True
         fi[f, I_RCV_NXT] = rn
         fi[f, I_GOOD] = rn
+        ff[f, F_LAST_GOOD] = now
         if fi[f, I_DELACK] >= 1 and not filled:
             fi[f, I_RCV_UNACK] += 1
             if fi[f, I_RCV_UNACK] == 1:

@@ -77,6 +77,8 @@ class FlowTrace:
     Losses: ``loss_t_s``, ``loss_kind`` (1 duplicate ACKs/fine-grained check, 2 a
     retransmission lost again, 3 timeout), ``loss_cwnd_before_pkts``,
     ``loss_cwnd_after_pkts``.
+
+    ``last_delivery_s``: when the receiver last delivered a packet in order, s (NaN: never).
     """
 
     name: str
@@ -107,6 +109,7 @@ class FlowTrace:
     timeouts: int
     acks_sent: int
     base_rtt_s: float
+    last_delivery_s: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
         """Counters and the round trace as plain lists (JSON-ready)."""
@@ -429,6 +432,7 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
                 goodput_pps=gp_all[f],
                 srtt_s=sf[f, 3],
                 base_rtt_s=float(ff[f, C.F_BASE]),
+                last_delivery_s=float(ff[f, C.F_LAST_GOOD]) if fi[f, C.I_GOOD] else math.nan,
                 **own,
             )
         )
