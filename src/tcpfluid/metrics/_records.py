@@ -253,6 +253,36 @@ def _finite(x: Any) -> FloatArray:
     return v
 
 
+def slow_start_left(
+    t: FloatArray, in_ss: NDArray[np.bool_] | None, t0: Any, t1: Any, delay: int, sizes: Any
+) -> FloatArray:
+    """When each flow (a column of ``in_ss``, whether it was in slow start at each sample,
+    ``(R, n)``; ``t`` ``(R, 1)`` or ``(R, n)``) left slow start in its segment ``t0 < t <=
+    t1`` (``t0``, ``t1``, ``sizes``: one per flow or one), :func:`settling`'s
+    ``left_slow_start_s``: the moment of its first slow-start exit from the sample in
+    effect at ``t0`` (the last at or before it) on, as the summary stamps an exit (``delay``
+    samples after the first sample out of slow start; :attr:`FlowRecord.exit_delay_samples`)
+    if that lies in the segment and in the flow's first ``sizes`` samples; ``inf`` where it
+    was in slow start from that sample on and left it at no such moment; ``-inf`` where it
+    was not in slow start then (``in_ss`` ``None``: a law without slow start)."""
+    n = t.shape[1] if in_ss is None else in_ss.shape[1]
+    if in_ss is None:
+        return np.full(n, -np.inf)
+    R = in_ss.shape[0]
+    tb = np.broadcast_to(t, in_ss.shape)
+    row = np.arange(R)[:, None]
+    before = tb <= t0
+    at = np.where(before.any(axis=0), R - 1 - np.argmax(before[::-1], axis=0), -1)
+    own = (row < sizes) & (tb <= t1) & (row >= at)  # from the sample in effect at t0 on
+    ss = in_ss & own
+    exits = np.zeros_like(ss)
+    exits[1:] = ss[:-1] & ~in_ss[1:] & own[1:]
+    e = np.argmax(exits, axis=0) + delay
+    te = tb[np.minimum(e, R - 1), np.arange(n)]
+    ok = exits.any(axis=0) & (e < sizes) & (te <= t1)
+    return np.where(ok, te, np.where(ss.any(axis=0), np.inf, -np.inf))
+
+
 def _convergence(
     fr: FlowRecords,
     t: FloatArray,
@@ -260,12 +290,16 @@ def _convergence(
     stop: FloatArray,
     band: FloatArray,
     chunk: int,
+    in_ss: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
     """The convergence time of each flow after each change whose segment holds samples of
-    it, as ``(flow, change, time)`` columns (``t``: ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``);
+    it, as ``(flow, change, time)`` columns (``t``: ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``;
+    ``in_ss``: whether each flow was in slow start at each sample, :func:`slow_start_left`);
     each pair judged as a column of its own in the flows' block layout, so that NumPy's
     sums take the same order as over the flows."""
     R, n = fr.settle_window_pkts.shape
+    sizes = np.full(n, R, dtype=np.int64) if fr.sizes is None else fr.sizes
+    delay = fr.exit_delay_samples
     c = np.asarray(changes, dtype=np.float64)
     tb = np.broadcast_to(t, (R, n))
     k_of = np.searchsorted(c, tb, side="left") - 1  # the last change before each sample
@@ -277,8 +311,10 @@ def _convergence(
     times = np.empty(key.size)
     if n == 1:  # the flow's series as one column, as it is judged alone
         for p in range(key.size):
-            times[p] = _conv_times(t, fr.settle_window_pkts, t0[p : p + 1], t1[p : p + 1],
-                                   band[flow[p : p + 1]])[0]  # fmt: skip
+            a, b = t0[p : p + 1], t1[p : p + 1]
+            left = slow_start_left(t, in_ss, a, b, delay, sizes)
+            times[p] = _conv_times(t, fr.settle_window_pkts, a, b, band[flow[p : p + 1]],
+                                   left)[0]  # fmt: skip
         return flow, k, times
     fortran = abs(fr.settle_window_pkts.strides[0]) < abs(fr.settle_window_pkts.strides[-1])
     for a in range(0, key.size, chunk):
@@ -292,17 +328,20 @@ def _convergence(
             return np.asfortranarray(y) if fortran else y
 
         tt = t if t.shape[1] == 1 else pick(t)
+        ss = None if in_ss is None else pick(in_ss)
+        left = slow_start_left(tt, ss, t0[sel], t1[sel], delay, sizes[cols])
         times[a:b] = _conv_times(tt, pick(fr.settle_window_pkts), t0[sel], t1[sel],
-                                 band[cols])[: b - a]  # fmt: skip
+                                 band[cols], left)[: b - a]  # fmt: skip
     return flow, k, times
 
 
 def _conv_times(
-    t: FloatArray, w: FloatArray, t0: FloatArray, t1: FloatArray, band: FloatArray
-) -> FloatArray:
-    """The time to settle of each column of ``w`` in its segment ``t0 < t <= t1`` (NaN
-    where it did not)."""
-    c = settling(t, w, t_start=t0, t_end=t1, settle_band=band)
+    t: FloatArray, w: FloatArray, t0: FloatArray, t1: FloatArray, band: FloatArray,
+    left: FloatArray,
+) -> FloatArray:  # fmt: skip
+    """The time to settle of each column of ``w`` in its segment ``t0 < t <= t1``, the
+    flow out of slow start from ``left`` (NaN where it did not settle)."""
+    c = settling(t, w, t_start=t0, t_end=t1, settle_band=band, left_slow_start_s=left)
     return np.where(np.asarray(c.settled, dtype=bool), _finite(c.time_s), np.nan)
 
 

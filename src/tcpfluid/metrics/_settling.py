@@ -22,6 +22,15 @@ NO_SAMPLES = 2
 BEYOND_BAND = 3
 GROWING = 4
 DRIFTING = 5
+IN_SLOW_START = 6
+#: the fraction of a segment, at its end, whose mean is the settled value (the tail)
+TAIL_FRACTION = 0.1
+
+
+def settle_hold_s(span_s: Any, tail_fraction: float = TAIL_FRACTION) -> Any:
+    """How long before a segment's end a series must be in its band to have settled, s:
+    two tail lengths of a segment ``span_s`` long (:func:`settling`)."""
+    return 2.0 * tail_fraction * span_s
 
 
 @dataclass(frozen=True)
@@ -47,9 +56,14 @@ class Settling:
         swing wider than ``settle_band``); else the settled value and the tail's half-range.
     status
         0 fixed point, 1 limit cycle, 2 no samples, 3 wider than ``settle_band``, 4 growing,
-        5 drifting (or out of its band less than two tail lengths before the end).
+        5 drifting (or out of its band less than two tail lengths before the end), 6 still
+        in slow start (it left slow start less than two tail lengths before the end, or
+        not at all).
     last_out_s
         Time of the last sample outside the band (NaN if none), s.
+    left_slow_start_s
+        When the flow left slow start in the segment, s (``-inf``: not in slow start in it,
+        ``inf``: did not leave it).
     """
 
     value: FloatArray
@@ -63,6 +77,7 @@ class Settling:
     settle_band: FloatArray | None = None
     hold_needed_s: FloatArray | None = None
     drift: FloatArray | None = None
+    left_slow_start_s: FloatArray | None = None
 
     @property
     def cycling(self) -> NDArray[np.bool_]:
@@ -92,6 +107,14 @@ class Settling:
             return ""
         if code == NO_SAMPLES:
             return "no samples in the segment"
+        if code == IN_SLOW_START:
+            left = at(self.left_slow_start_s)
+            if math.isinf(left):
+                return "still in slow start: it did not leave slow start in the segment"
+            return (
+                f"still in slow start: it left slow start at {left:.6g} s, less than "
+                f"{at(self.hold_needed_s):.3g} s (two tail lengths) before the segment's end"
+            )
         if code == BEYOND_BAND:
             return (
                 f"the tail oscillates: ±{amp:.3g} around {centre:.6g} over the last two tail "
@@ -129,8 +152,9 @@ def settling(
     t_end: ArrayLike = math.inf,
     rel_tol: float = 0.02,
     abs_tol: float = 1.0,
-    tail_fraction: float = 0.1,
+    tail_fraction: float = TAIL_FRACTION,
     settle_band: ArrayLike = 0.0,
+    left_slow_start_s: ArrayLike = -math.inf,
 ) -> Settling:
     """Settled value and time to settle within ``t_start < t <= t_end``.
 
@@ -139,7 +163,9 @@ def settling(
     two tail lengths swinging at most ``settle_band``, neither drifting nor growing);
     either way its time is that of the first sample after which it stays within the base
     band of its steady stretch's envelope (:func:`steady_from`), so that a swing's own
-    samples lie a base band inside and only the transient decides the time.
+    samples lie a base band inside and only the transient decides the time. A flow in
+    slow start is not settled: neither its steady stretch nor its time to settle begins
+    before it leaves slow start, at least two tail lengths before the segment's end.
 
     Parameters
     ----------
@@ -155,6 +181,10 @@ def settling(
         The largest half-range of a limit cycle accepted as steady, ``>= 0`` (``inf``: any
         cycle that neither drifts nor grows; 0: fixed points only), per series or one;
         :func:`law_settle_band` gives a law's own.
+    left_slow_start_s
+        When the flow left slow start in the segment, s (its first slow-start exit after
+        ``t_start``; ``inf``: it did not leave it; ``-inf``, the default: it was not in
+        slow start in the segment), per series or one.
 
     Examples
     --------
@@ -182,19 +212,20 @@ def settling(
     tb, vb = np.broadcast_to(t, shape), np.broadcast_to(v, shape)
     t0 = as_float_array("t_start", t_start, finite=False)
     t1 = as_float_array("t_end", t_end, finite=False)
-    for bound, arr in (("t_start", t0), ("t_end", t1)):
+    left = as_float_array("left_slow_start_s", left_slow_start_s, finite=False)
+    for bound, arr in (("t_start", t0), ("t_end", t1), ("left_slow_start_s", left)):
         if np.any(np.isnan(arr)):
             raise ValueError(f"{bound} must be a time in s (or ±inf), got NaN")
     # a batch of thousands of series a block at a time (its temporaries stay small)
     m = tb.shape[1] if tb.ndim == 2 else 0
-    per = (t0, t1, cap)
+    per = (t0, t1, cap, left)
     if m <= SETTLE_BLOCK or any(a.ndim > 1 or (a.ndim == 1 and a.shape[0] != m) for a in per):
-        return _settle(tb, vb, t0, t1, tf, rt, at, cap)
+        return _settle(tb, vb, t0, t1, tf, rt, at, cap, left)
     parts = []
     for lo in range(0, m, SETTLE_BLOCK):
         b = slice(lo, lo + SETTLE_BLOCK)
-        b0, b1, bc = (a[b] if a.ndim == 1 else a for a in per)
-        parts.append(_settle(tb[:, b], vb[:, b], b0, b1, tf, rt, at, bc))
+        b0, b1, bc, bl = (a[b] if a.ndim == 1 else a for a in per)
+        parts.append(_settle(tb[:, b], vb[:, b], b0, b1, tf, rt, at, bc, bl))
     joined = {f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Settling)}
     return Settling(**joined)
 
@@ -213,13 +244,16 @@ def _settle(
     rt: float,
     at: float,
     cap: FloatArray,
+    left: FloatArray,
 ) -> Settling:
     """:func:`settling` of the checked series ``vb`` at times ``tb`` (same shape), the
     segment ``t0 < t <= t1``, tail fraction ``tf``, base band ``max(at, rt |v|)`` and the
     largest cycle amplitude ``cap``; the band of a settled series: its steady stretch's
     envelope (a fixed point's at most the base band wide, a cycle's ``cap``) widened by the
-    base band."""
+    base band; the samples before ``left`` (the flow left slow start) are out of every
+    band."""
     seg = (tb > t0) & (tb <= t1)
+    early = tb < left  # in slow start: out of every band, not in the steady stretch
     with np.errstate(invalid="ignore"):
         t_last = np.max(np.where(seg, tb, -np.inf), axis=0)
         t_first = np.min(np.where(seg, tb, np.inf), axis=0)
@@ -231,7 +265,7 @@ def _settle(
         in_base = np.abs(vb - settled_val) <= base
         tail_fits = np.all(in_base | ~tail, axis=0) & (n_tail > 0)
         # the hold window: the last two tail lengths; its earlier half and the tail
-        need = 2.0 * tf * span
+        need = settle_hold_s(span, tf)
         hold_w = seg & (tb >= t_last - need)
         before = hold_w & ~tail
         has = n_tail > 0
@@ -248,10 +282,13 @@ def _settle(
     # a fixed point: the tail in the base band around its mean, held for two tail lengths
     # the window in effect at t_start: the last sample at or before it (none: NaN)
     v_prior = _prior(tb, vb, t0)
+    after_ss = np.broadcast_to(t0 >= left, settled_val.shape)
     with np.errstate(invalid="ignore"):
-        from_fix = np.where(np.abs(v_prior - settled_val) <= base, t0, t_first)
-    t_fix, out_fix = _entered(tb, seg & ~in_base, from_fix)
-    fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
+        from_fix = np.where((np.abs(v_prior - settled_val) <= base) & after_ss, t0, t_first)
+        # still in slow start, or left it less than two tail lengths before the end
+        in_ss = has & ~(t_last - left >= need - 1e-12)
+    t_fix, out_fix = _entered(tb, seg & (~in_base | early), from_fix)
+    fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12) & ~in_ss
     # a limit cycle: the hold window's half-range at most settle_band, neither drifting
     # nor growing (docs/round-model.md; a tail at rest in the base band is a fixed point)
     step = settled_val - mean_before
@@ -265,7 +302,7 @@ def _settle(
     if went_on.any():  # and the window before it: wider than the one before that?
         b_on, before_on = (np.broadcast_to(a, went_on.shape)[went_on] for a in (base, amp_before))
         growing[went_on] = _swing(vb, earlier, went_on) + b_on < before_on
-    cycle = has & ~fixed & (amp_h <= cap_b) & ~drifting & ~growing
+    cycle = has & ~fixed & (amp_h <= cap_b) & ~drifting & ~growing & ~in_ss
     settled = fixed | cycle
     # the band of either: the envelope of the steady stretch (:func:`steady_from`)
     # widened by the base band
@@ -275,18 +312,19 @@ def _settle(
         # a fixed point's steady stretch swings within the base band, a cycle's within
         # settle_band: an excursion wider than the base band is not a fixed point's rest
         wide_ok = np.where(fixed, base, cap_b)
-        steady = seg & (tb >= steady_from(tb, vb, seg, t_hold, settled_val, wide_ok, settled))
+        after = seg & ~early
+        steady = after & (tb >= steady_from(tb, vb, after, t_hold, settled_val, wide_ok, settled))
         with np.errstate(invalid="ignore"):  # inf - inf where a series did not settle
             mid_s, amp_s = _envelope(steady, vb)
             mid_c = np.where(settled, mid_s, mid_h)
             amp_c = np.where(settled, amp_s, amp_h)
     with np.errstate(invalid="ignore"):
         in_band = np.abs(vb - mid_c) <= amp_c + base
-        from_band = np.where(np.abs(v_prior - mid_c) <= amp_c + base, t0, t_first)
-    t_settle, t_out = _entered(tb, seg & ~in_band, from_band)
+        from_band = np.where((np.abs(v_prior - mid_c) <= amp_c + base) & after_ss, t0, t_first)
+    t_settle, t_out = _entered(tb, seg & (~in_band | early), from_band)
     status = np.select(
-        [~has, fixed, cycle, drifting, growing, ~tail_fits & (amp_h > cap_b)],
-        [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
+        [~has, fixed, cycle, in_ss, drifting, growing, ~tail_fits & (amp_h > cap_b)],
+        [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, IN_SLOW_START, DRIFTING, GROWING, BEYOND_BAND],
         DRIFTING,
     ).astype(np.int8)
     # a cycle: its steady stretch's envelope; a swing wider than settle_band: the hold
@@ -308,6 +346,7 @@ def _settle(
         settle_band=np.asarray(cap_b, dtype=np.float64),
         hold_needed_s=np.asarray(need, dtype=np.float64),
         drift=np.asarray(np.where((n_before > 0) & same_way, step, 0.0)),
+        left_slow_start_s=np.asarray(np.broadcast_to(left, settled_val.shape), dtype=np.float64),
     )
 
 

@@ -34,6 +34,7 @@ from ._records import (
     check_settle_band,
     check_summary_size,
     run_values,
+    slow_start_left,
     spread_groups,
 )
 from ._settling import _first_end
@@ -146,7 +147,7 @@ def _reasons(eq: Any, which: NDArray[np.bool_]) -> NDArray[Any]:
         np.broadcast_to(np.asarray(a, dtype=np.float64), shape)[idx]
         for a in (
             eq.status, eq.amplitude, eq.centre, eq.tolerance, eq.settle_band, eq.drift,
-            eq.last_out_s, eq.hold_needed_s,
+            eq.last_out_s, eq.hold_needed_s, eq.left_slow_start_s,
         )
     ]  # fmt: skip
     keys = np.ascontiguousarray(np.stack(cols, axis=1)).view(np.int64)
@@ -185,6 +186,7 @@ def _columns_of(
     if R == 0:
         return out
     t = fr.t_s[:, None] if fr.t_s.ndim == 1 else fr.t_s
+    in_ss = None
     if fr.in_slow_start is not None:
         # a flow with no window (not started yet) has not left slow start, whatever
         # phase its law's state shows before its first round
@@ -216,7 +218,10 @@ def _columns_of(
     band = np.asarray(bands, dtype=np.float64)
     stop = np.minimum(end_s, fr.stop_s)
     first_end = _first_end(fr.start_s, stop, changes)  # as settling_by_segment
-    eq = settling(t, fr.settle_window_pkts, t_start=fr.start_s, t_end=first_end, settle_band=band)
+    # settled only out of slow start: from its first exit in the segment on
+    left = slow_start_left(t, in_ss, fr.start_s, first_end, fr.exit_delay_samples, sizes)
+    eq = settling(t, fr.settle_window_pkts, t_start=fr.start_s, t_end=first_end,
+                  settle_band=band, left_slow_start_s=left)  # fmt: skip
     has = sizes > 0
     settled = np.asarray(eq.settled, dtype=bool) & has
     out["settled"] = np.where(settled, _finite(eq.value), np.nan)
@@ -225,7 +230,7 @@ def _columns_of(
     out["centre"] = np.where(settled, _finite(eq.centre), np.nan)
     out["amplitude"] = np.where(settled, _finite(eq.amplitude), np.nan)
     if K:
-        flow, k, conv = _convergence(fr, t, changes, stop, band, CHUNK_FLOWS)
+        flow, k, conv = _convergence(fr, t, changes, stop, band, CHUNK_FLOWS, in_ss)
         out["conv"][flow, k] = np.where(has[flow], conv, np.nan)
     if reasons:
         out["reason"] = _reasons(eq, has & ~settled)
