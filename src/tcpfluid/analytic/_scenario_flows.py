@@ -122,17 +122,26 @@ def flow_values(
     prediction ``pr`` (:func:`flow_prediction`), as ``tcpfluid predict SCENARIO`` gives
     them (the exit time from the run's start, a settling only before the first change):
     quantity -> (value, why it is ``None``, whether the closed forms cannot give it)."""
+    from ..metrics._settling import settle_hold_s
     from .predict import _NO_SLOW_START, _NO_WINDOW
 
     changes = change_times(scenario)
     later = [t for t in changes if t > f.start_s]
-    first_change = min([*later, f.stop_s, scenario.duration_s])
+    run_end = min(f.stop_s, scenario.duration_s)
+    first_change = min([*later, run_end])
     at = "the first change" if later and first_change == later[0] else "the end of the flow's run"
     t_ss = None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s
+    w_ss, no_ss, fixed = pr.ss_exit_window_pkts, _NO_SLOW_START, True
+    if t_ss is not None and t_ss > run_end:  # as the engines: an exit after the run is none
+        no_ss = (
+            f"predicted at {t_ss:.4g} s, after the end of the flow's run at {run_end:g} s: "
+            "the flow is still in slow start at its end"
+        )
+        w_ss, t_ss, fixed = None, None, False
     w_eq = pr.equilibrium_window_pkts
     out = {
-        "ss_exit_window": (pr.ss_exit_window_pkts, _NO_SLOW_START, True),
-        "ss_exit_time_s": (t_ss, _NO_SLOW_START, True),
+        "ss_exit_window": (w_ss, no_ss, fixed),
+        "ss_exit_time_s": (t_ss, no_ss, fixed),
         "settled_window": (w_eq, _NO_WINDOW if w_eq is None else "", w_eq is None),
     }
     t_eq = pr.time_to_equilibrium_s
@@ -144,9 +153,21 @@ def flow_values(
             f"forms' first reach of the target: {pr.time_to_target_s:.4g} s"
         )
         out["time_to_equilibrium_s"] = (None, why, True)
-    elif f.start_s + t_eq < first_change:
+    elif f.start_s + t_eq <= first_change - settle_hold_s(first_change - f.start_s):
         out["time_to_equilibrium_s"] = (t_eq, "", False)
     else:
-        why = f"predicted {t_eq:.4g} s after its start, after {at} at {first_change:g} s"
+        why = unheld(t_eq, first_change - f.start_s, at, first_change)
         out["time_to_equilibrium_s"] = (None, why, False)
     return out
+
+
+def unheld(t_s: float, span_s: float, at: str, end_s: float) -> str:
+    """Why a closed form's settling time ``t_s`` (from its segment's start, s) is not
+    reported in a segment ``span_s`` long that ends at ``end_s`` (``at``: what ends it)."""
+    from ..metrics._settling import settle_hold_s
+
+    return (
+        f"predicted {t_s:.4g} s after its start, less than {settle_hold_s(span_s):.3g} s "
+        f"(two tail lengths, tcpfluid.metrics.settling) before {at} at {end_s:g} s: the "
+        "settling rule needs the window in its band that long"
+    )

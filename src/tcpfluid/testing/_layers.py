@@ -218,7 +218,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
                 ("throughput_pps", f.name, -1), None, "an average over the run", structural=True
             )
             try:
-                _put_convergence(lay, f, flows, view, n, th)
+                _put_convergence(lay, f, flows, view, n, th, scenario.duration_s)
                 continue
             except ValueError as exc:  # the flow's path is outside the closed forms' domain
                 why = f"outside the closed forms' domain: {exc}"
@@ -252,14 +252,18 @@ def _put_convergence(
     view: FluidView,
     n: int,
     th: dict[str, float],
+    duration_s: float,
 ) -> None:
     """FlowSpec ``f``'s convergence time after each bandwidth change, as a settling time
     (:func:`tcpfluid.metrics.settling`): Vegas and Enhanced Vegas grow one packet per
     round after an increase of the available rate (eq. (11) of the Quick Vegas paper), so
     they settle within max(1, 2 %) of the new window that many rounds before reaching it;
-    rounds × d. Quick Vegas overshoots (eq. (12) counts the first reach only): no closed
-    form."""
+    rounds × d, reported where the segment (to the next change, the flow's stop or the
+    run's end ``duration_s``) holds the rule's two tail lengths after it. Quick Vegas
+    overshoots (eq. (12) counts the first reach only): no closed form."""
     from ..analytic import rounds_to_equilibrium
+    from ..analytic._scenario_flows import unheld
+    from ..metrics._settling import settle_hold_s
 
     alg = f.algorithm or ""
     d = view.path.d
@@ -287,7 +291,12 @@ def _put_convergence(
         w_new = after * d / n + target
         rounds = float(rounds_to_equilibrium(alg, w_old, w_new / w_old, beta=b))
         tol = max(1.0, 0.02 * w_new)  # the settling band of tcpfluid.metrics.settling
-        lay.put(key, max(math.ceil(rounds - tol - 1e-9), 0) * d, "")
+        conv = max(math.ceil(rounds - tol - 1e-9), 0) * d
+        end = min([c for c in lay.change_times_s if c > t] + [f.stop_s, duration_s])
+        if conv <= end - t - settle_hold_s(end - t):
+            lay.put(key, conv, "")
+        else:
+            lay.put(key, None, unheld(conv, end - t, "the segment's end", end))
 
 
 def _scenario(
