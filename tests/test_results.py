@@ -151,3 +151,17 @@ def test_the_text_table_puts_the_amplitude_with_the_cycles_centre() -> None:
     assert "16.33 ±" not in rows["ev"]
     # where the centre reads as the settled window, the amplitude follows it
     assert " 9 ±1 " in rows["va"]
+
+
+def test_the_text_table_shows_neither_rounding_noise_nor_raw_floats() -> None:
+    # a classical ODE fixed point at 316 packets with an amplitude of 8e-10 (the solver's
+    # rounding) is a fixed point at the table's 4 digits; a fluid loss count of 2.2117...
+    # reads at those digits too
+    f = FlowSummary(
+        "ode", 0.0, float("inf"), None, None, None, 316.0, 1.0, (), 100.0, 2.2117539212488344,
+        cycle_centre_pkts=316.0, cycle_amplitude_pkts=8.18e-10,
+    )  # fmt: skip
+    s = Summary("ode", [f], (), (), 1.0, (), 1.0, 1.0, "bottleneck")
+    row = s.table().splitlines()[-1]
+    assert "±" not in row
+    assert "2.212" in row and "2.2117539" not in row

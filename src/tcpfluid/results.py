@@ -264,7 +264,7 @@ class Summary:
             start = map(cell, (f.start_s, f.ss_exit_window_pkts, f.ss_exit_time_s))
             after = map(cell, (f.time_to_equilibrium_s, f.throughput_pps))
             convergence = cell(list(f.convergence_times_s))
-            return (f.name, *start, _settled_cell(f), *after, str(f.losses), convergence)
+            return (f.name, *start, _settled_cell(f), *after, cell(f.losses), convergence)
 
         body = [row(f) for f in shown]
         lines += ["", columns(head, body)]
@@ -281,9 +281,10 @@ class Summary:
 
 def _settled_cell(f: FlowSummary) -> str:
     """The settled window with the cycle it settled in, centre ± amplitude: ``66.9 ±1.87``
-    where the centre reads as the settled window, else ``16.33 (cycle 16.5 ±1.5)``."""
+    where the centre reads as the settled window, else ``16.33 (cycle 16.5 ±1.5)``; no
+    amplitude where the cell's digits do not show it (a fixed point's rounding error)."""
     settled, centre, amp = f.settled_window_pkts, f.cycle_centre_pkts, f.cycle_amplitude_pkts
-    if settled is None or amp is None or not amp > 0:
+    if settled is None or amp is None or not amp > 0 or cell(settled + amp) == cell(settled):
         return cell(settled)
     if centre is None or cell(centre) == cell(settled):
         return f"{cell(settled)} ±{cell(amp)}"
