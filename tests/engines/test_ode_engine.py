@@ -18,7 +18,7 @@ import pytest
 
 import tcpfluid
 from tcpfluid.fluid.hybrid import simulate_scenario_hybrid
-from tcpfluid.scenarios import Scenario, build_scenario
+from tcpfluid.scenarios import Scenario, build_scenario, rtt_dumbbell
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,12 @@ def test_a_bad_step_is_refused_by_name() -> None:
         tcpfluid.simulate(sc, "ode", algorithm="vegas", dt_s=D_S)
     with pytest.raises(TypeError, match=r"'dt_s' applies to the hybrid model only"):
         tcpfluid.simulate(sc, "ode", algorithm="vegas", dt_s=D_S / 256, model="classical")
+
+
+def test_a_measured_time_without_deliveries_has_no_jain_index() -> None:
+    # a flow starting 30 ms before the end of a 10-s run on a 50-ms path delivers nothing
+    # in the measured time: Jain's index (Σx)²/(nΣx²) is 0/0, undefined, not an error
+    sc = rtt_dumbbell(20e6, [0.05], ["vegas"], duration_s=10.0, start_s=[9.97])
+    s = tcpfluid.simulate(sc, "hybrid").summary
+    assert s.throughput_pps == (0.0,)
+    assert s.jain_index is None

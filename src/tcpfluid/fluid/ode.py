@@ -335,7 +335,8 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True
         measure_from_s=m_from,
         measure_to_s=t_end,
         throughput_pps=tuple(float(v) for v in thr),
-        jain_index=float(jain_index(thr[present])) if present.any() else float("nan"),
+        # undefined where no flow present delivered in the measured time
+        jain_index=float(jain_index(thr[present])) if thr[present].sum() > 0 else float("nan"),
         utilization=float(util),
         mean_queue_pkts=(end.queue_area_pkt_s - end.queue_area_from_pkt_s) / span,
         final_queue_pkts=end.queue_pkts,
