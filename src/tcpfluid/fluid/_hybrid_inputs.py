@@ -358,16 +358,12 @@ class StartLockout:
         locked = start_lockout(ff[:, K.F_START], ff[:, K.F_D], buffer_pkts, init_cwnd, spacing_s)
         ff[locked, K.F_START] += INITIAL_RTO_S
         self.rto = np.where(locked, INITIAL_RTO_S, 0.0)
-        #: per flow: the bottleneck's drops so far at its last try
-        self.drops_at_try = np.zeros(locked.size)
 
-    def retransmit(self, ff: NDArray[np.float64], joining: NDArray[np.bool_]) -> None:
-        """The tries of the flows ``joining`` whose timer expires; ``joining`` updated."""
+    def retransmit(self, ff: NDArray[np.float64], joining: NDArray[np.bool_], full: bool) -> None:
+        """The tries of the flows ``joining`` whose timer expires; ``joining`` updated. A try
+        is lost where the queue it meets is ``full`` (no room for a packet)."""
         due = joining & (self.rto > 0.0)
         if not due.any():
             return
-        drops = float(ff[:, K.F_LOST_TOTAL].sum())
-        full = due & (drops > self.drops_at_try)
-        through = timer_retransmissions(due, full, self.rto, ff[:, K.F_START])
-        self.drops_at_try[due] = drops
+        through = timer_retransmissions(due, due & full, self.rto, ff[:, K.F_START])
         joining &= ~due | through

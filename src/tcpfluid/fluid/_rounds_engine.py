@@ -98,10 +98,10 @@ class RoundEngine:
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
         #: (whole packets) the windows of each flow's last round
         self.w_prev = self.cwnd0.copy() if self.whole_packets else self.cwnd0
-        #: per flow: a locked-out flow's timer (0: none); per scenario: the start of its
-        #: last round that overflowed the buffer
+        #: per flow: a locked-out flow's timer (0: none); per scenario: the end of its last
+        #: round whose queue left no room for a packet
         self.rto: FloatArray | None = self._init_lockout()
-        self.t_overflow = np.full(S, -math.inf)
+        self.t_full = np.full(S, -math.inf)
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share: OverflowShare | BurstLosses | None = None
@@ -163,13 +163,13 @@ class RoundEngine:
         return np.where(locked, INITIAL_RTO_S, 0.0)
 
     def _retransmit(self, joining: Any) -> None:
-        """The timer retransmissions of the locked-out flows in ``joining`` (updated): the queue
-        is full when the buffer overflowed since the flow's last try."""
+        """The timer retransmissions of the locked-out flows in ``joining`` (updated): a try is
+        lost where a round ending within the flow's base RTT before it, or later, was full."""
         assert self.rto is not None
         due = joining & (self.rto > 0.0)
         if not any_of(due):
             return
-        full = per_flow(self.t_overflow, self.F) >= self.start_n - self.rto  # (its last try)
+        full = per_flow(self.t_full, self.F) >= self.start_n - self._flow_d()
         through = timer_retransmissions(due, full, self.rto, self.start_n)
         joining &= ~due | through
 
@@ -471,8 +471,9 @@ class RoundEngine:
         others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
         lost = self.sw.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
-        if self.rto is not None and lost_s is not None:
-            np.copyto(self.t_overflow, t0, where=lost_s > 0.0)
+        if self.rto is not None:
+            q_max, b = ker.R[rk.Q_MAX, :S], ker.R[rk.B_TCP, :S]
+            np.copyto(self.t_full, t0 + duration[:S], where=q_max > b - 1.0)
         # the packets of the round not lost (never fewer than none)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision

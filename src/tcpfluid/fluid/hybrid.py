@@ -236,7 +236,7 @@ def _run_steps(
                 break
             if code == K.JOIN:
                 joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= ff[:, K.F_START])
-                lock.retransmit(ff, joining)
+                lock.retransmit(ff, joining, bool(g[K.G_Q] > buf - 1.0))
                 laws.restart(joining)
                 ff[joining, K.F_W] = laws.init_cwnd[joining]
                 ff[joining, K.F_INCR] = laws.init_incr[joining]
