@@ -13,6 +13,7 @@ import numpy as np
 
 from .._json import fields_dict
 from .._validation import check_bool, check_choice, check_positive
+from ..metrics._settling import base_band_pkts, base_band_text
 from ..path import Path
 from ._domain import check_alpha_beta, check_in_band, check_modelled_path, equilibrium_band
 from .convergence import conspicuous_round, rounds_to_equilibrium
@@ -242,9 +243,9 @@ def predict(
             else "TCP-Ho's analysis gives the conspicuous round, not a settling time: "
         ) + why
     else:
-        # one packet per round toward the settled window: settled within the band
-        # max(1, 2 %) (tcpfluid.metrics.settling) that many rounds before reaching it
-        tol = max(1.0, 0.02 * abs(settled))
+        # one packet per round toward the settled window: settled within the base band
+        # (tcpfluid.metrics.settling) that many rounds before reaching it
+        tol = base_band_pkts(settled)
         n = max(math.ceil(abs(settled - start) - tol - 1e-9), 0)
         settle = ex.exit_round + n
         step = math.copysign(1.0, settled - start)
@@ -428,7 +429,7 @@ def _round_map_settling(
                 None,
                 None,
                 f"the round map does not settle within {MAX_SETTLING_ROUNDS} rounds "
-                f"({duration:.4g} s): the window keeps moving by more than max(1 packet, 2 %)",
+                f"({duration:.4g} s): the window keeps moving by more than {base_band_text()}",
                 queue,
             )
         # a window that swings over the last quarter of the run by more than the settling
@@ -439,7 +440,7 @@ def _round_map_settling(
         late = late[np.isfinite(late)]
         if late.size:
             lo, hi, mean = float(late.min()), float(late.max()), float(late.mean())
-            band = max(1.0, 0.02 * abs(mean))
+            band = base_band_pkts(mean)
             if (
                 previous is not None
                 and hi - lo > 2.0 * band
@@ -451,7 +452,7 @@ def _round_map_settling(
                     None,
                     f"the round map's window keeps swinging between {lo:.4g} and {hi:.4g} "
                     f"packets (measured to {duration:.4g} s) by more than the settling band "
-                    "max(1 packet, 2 %), without decaying: it does not settle",
+                    f"{base_band_text()}, without decaying: it does not settle",
                     queue,
                 )
             previous = (hi - lo, mean)

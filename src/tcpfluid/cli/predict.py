@@ -15,6 +15,7 @@ from .._text import columns as _columns
 from ..algorithms.enhanced_vegas import DELTA
 from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
+from ..metrics._settling import base_band_text
 from ..path import Path
 from ..published import published
 from ._options import PARAM_HELP, add_command, add_quiet_option, add_repeated_option, parse_sets
@@ -240,8 +241,8 @@ _RULE_NAMES = {"documents": "the documents' rule", "sender": "the packet sender'
 
 _TIMES_NOTE = (
     "target: mu*d + alpha (Vegas), mu*d + (alpha+beta)/2 (Quick Vegas), TCP-Ho's conspicuous "
-    "round; settled: the window stays within max(1 packet, 2 %) of its final value, as in "
-    "tcpfluid simulate"
+    f"round; settled: the window stays within {base_band_text()} of its final value (or in "
+    "its law's own limit cycle), as in tcpfluid simulate"
 )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import Any
 
 from .._json import dump
@@ -37,14 +38,36 @@ examples:
   tcpfluid simulate qv-basic -a vegas:8,reno:2 --set flows=10 -e packet --param vegas:alpha=1
   tcpfluid simulate examples/scenarios/eight-vegas-two-reno.toml -e packet   # your own file
 
-Time to equilibrium / convergence: the first time after which the window stays within
-max(1 packet, 2 %) of the value it settles at (the mean over the last 10 % of the segment
-before the next bandwidth change), provided it stays there for at least twice that tail;
-null if it does not settle. See tcpfluid.metrics and docs/round-model.md.
+{settling}
 
 scenarios:
 {scenarios}
 """
+
+
+def settling_rule_text() -> str:
+    """The settling rule of the summaries (:func:`tcpfluid.metrics.settling`) as the help
+    states it: the base band, the tail and the hold from the settling module's constants,
+    and each law's own settling band (:func:`tcpfluid.metrics.law_settle_band`)."""
+    from ..algorithms.registry import ALGORITHMS
+    from ..metrics._settling import TAIL_FRACTION, base_band_text, law_settle_band
+
+    bands = ", ".join(f"{a} {law_settle_band(a):g}" for a in ALGORITHMS)
+    tail = f"{100.0 * TAIL_FRACTION:g} %"
+    return (
+        "Time to equilibrium / convergence (tcpfluid.metrics.settling; docs/round-model.md): "
+        "per segment (from the flow's start or a bandwidth change to the next change), the "
+        f"settled value is the window's mean over the segment's last {tail} (the tail) and "
+        f"the base band {base_band_text()} of it. The window has settled on a fixed point "
+        "if it stays in the base band for at least two tail lengths, or in a limit cycle if "
+        "over those two tail lengths it swings by at most the settling band (half-range, "
+        "packets; --settle-band) without drifting or growing; the time is that of the first "
+        "sample after which it stays within the base band of its steady stretch's envelope. "
+        "A flow settles only after it has left slow start, at least two tail lengths before "
+        f"the segment's end. Default settling band, each law's own (packets): {bands} "
+        "(0: fixed points only; inf: any cycle that neither drifts nor grows). null if it "
+        "does not settle."
+    )
 
 
 def add_parser(sub: Any) -> None:
@@ -62,7 +85,7 @@ def add_parser(sub: Any) -> None:
             "slow-start exit, settled window, time to equilibrium, convergence after each "
             "bandwidth change, utilization, throughput per flow, Jain's index."
         ),
-        epilog=_EPILOG.format(scenarios=listing),
+        epilog=_EPILOG.format(settling=_wrap(settling_rule_text()), scenarios=listing),
     )
     p.add_argument(
         "scenario",
@@ -116,6 +139,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_quiet_option(p, "no progress bar on stderr (never with --json)")
     p.set_defaults(run=run)
+
+
+def _wrap(text: str) -> str:
+    """``text`` in lines of at most 90 characters (the epilogue is printed as written)."""
+    return "\n".join(textwrap.wrap(text, 90, break_on_hyphens=False))
 
 
 def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
