@@ -68,6 +68,13 @@ def test_a_bad_band_is_one_line_naming_the_option(capsys: Any, flag: str, words:
     assert words in err and err.count("\n") == 1
 
 
+def test_an_algorithm_given_twice_is_refused_naming_the_option_and_value(capsys: Any) -> None:
+    assert main(["simulate", *ARGS, "--settle-band", "vegas=1,vegas=2"]) == 2
+    err = capsys.readouterr().err
+    assert "--settle-band" in err and "'vegas' is given twice in 'vegas=1,vegas=2'" in err
+    assert "give each algorithm once" in err and err.count("\n") == 1
+
+
 def test_the_help_states_the_settling_rule_with_the_settling_modules_values(
     capsys: Any,
 ) -> None:

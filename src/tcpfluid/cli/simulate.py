@@ -169,7 +169,13 @@ def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
                 f"--settle-band: expected ALGO=BAND,... (reno=2,vegas=1) or one number, "
                 f"got {text!r}"
             )
-        out[law.strip()] = number(word.strip(), f"the band of {law.strip()!r}")
+        name = law.strip()
+        if name in out:
+            raise ValueError(
+                f"--settle-band: {name!r} is given twice in {text!r}; give each algorithm "
+                "once (ALGO=BAND,..., e.g. reno=2,vegas=1) or one number for every flow"
+            )
+        out[name] = number(word.strip(), f"the band of {name!r}")
     return out
 
 
