@@ -238,3 +238,24 @@ def test_options_a_law_does_not_read_are_refused_not_ignored():
     # Quick Vegas reads it: the whole-ACK table (one packet more per two ACKs) exits
     # elsewhere than the documents' 1.5x table
     assert predict("quick-vegas", path, whole_acks=True) != predict("quick-vegas", path)
+
+
+def test_tcp_ho_on_a_bare_path_prints_the_round_engines_settled_window(capsys):
+    """TCP-Ho's analysis gives no window; the path's settled window is the round engine's,
+    as its time to equilibrium: here read from a run of the round engine itself (60 s, far
+    longer than the prediction's own run), in the JSON keys and the table."""
+    import tcpfluid
+
+    path = Path(1250.0, 0.06)  # 10 Mb/s of 1000-byte packets, d = 60 ms
+    own = tcpfluid.simulate(path.scenario("tcp-ho", 60.0), "rounds").summary.flows[0]
+    assert own.settled_window_pkts is not None
+    argv = ("-a", "tcp-ho", "--bandwidth", "1250", "--rtt", "0.06")
+    (p,) = run_json(capsys, *argv)["predictions"]
+    for key in ("equilibrium_window_pkts", "settled_window", "settled_window_pkts"):
+        assert p[key] == pytest.approx(own.settled_window_pkts, abs=1e-9)
+    assert p["time_to_equilibrium_s"] == pytest.approx(own.time_to_equilibrium_s, abs=1e-9)
+    assert "not a settled window" in p["note"] and "the round map gives both" in p["note"]
+    assert p["equilibrium_window_route"] == "round model"
+    assert main(["predict", *argv]) == 0
+    row = next(r for r in capsys.readouterr().out.splitlines() if r.startswith("equilibrium w"))
+    assert row.split()[-1] == f"{own.settled_window_pkts:.4g}"
