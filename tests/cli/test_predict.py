@@ -259,3 +259,20 @@ def test_tcp_ho_on_a_bare_path_prints_the_round_engines_settled_window(capsys):
     assert main(["predict", *argv]) == 0
     row = next(r for r in capsys.readouterr().out.splitlines() if r.startswith("equilibrium w"))
     assert row.split()[-1] == f"{own.settled_window_pkts:.4g}"
+
+
+def test_a_bare_bandwidth_is_packets_per_second_and_set_says_why_it_needs_a_unit(capsys):
+    """``--bandwidth 1.5e6`` keeps its documented reading, 1.5e6 packets/s; ``--set
+    bandwidth=1.5e6`` is refused, saying which units it takes and why a bare number is
+    not read; the help states both."""
+    out = run_json(capsys, "-a", "vegas", "--bandwidth", "1.5e6", "--rtt", "0.1")
+    assert out["path"]["mu_pps"] == 1.5e6
+    assert main(["predict", "qv-basic", "-a", "vegas", "--set", "bandwidth=1.5e6"]) == 2
+    err = capsys.readouterr().err
+    assert "bandwidth='1.5e6' has no unit" in err and "'6250pps'" in err and "'50Mbps'" in err
+    assert "predict --bandwidth` read one as packets/s" in err
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["predict", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "6250 (a bare number: packets/s; --set bandwidth=... of a SCENARIO takes a unit" in text
+    assert "a rate with its unit (bandwidth=50Mbps or 6250pps: a bare number is refused)" in text

@@ -84,7 +84,11 @@ def add_parser(sub: Any) -> None:
             "or a mix given to the flows in order (vegas:8,reno:2; default: a file's own)"
         ),
     )
-    p.add_argument("--bandwidth", help="bottleneck rate, e.g. 50Mbps or 6250 (packets/s)")
+    p.add_argument(
+        "--bandwidth",
+        help="bottleneck rate, e.g. 50Mbps or 6250 (a bare number: packets/s; --set "
+        "bandwidth=... of a SCENARIO takes a unit only: 50Mbps or 6250pps)",
+    )
     p.add_argument("--rtt", help="base RTT d, e.g. 100ms or 0.1 (seconds)")
     p.add_argument("--bdp", help="bandwidth-delay product, e.g. 5000Kb or 625 (packets)")
     p.add_argument(
@@ -127,7 +131,10 @@ def add_parser(sub: Any) -> None:
         help="predict the documents' paths and compare with their printed numbers",
     )
     add_repeated_option(
-        p, "--set", "scenario mode: override a scenario parameter (repeatable), e.g. groups=1"
+        p,
+        "--set",
+        "scenario mode: override a scenario parameter (repeatable), e.g. groups=1; a rate "
+        "with its unit (bandwidth=50Mbps or 6250pps: a bare number is refused)",
     )
     add_repeated_option(p, "--param", PARAM_HELP, "[SEL:]KEY=VALUE")
     p.add_argument(

@@ -101,7 +101,8 @@ def add_parser(sub: Any) -> None:
         p,
         "--set",
         "override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
-        "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1",
+        "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1; a rate with its unit "
+        "(bandwidth=100Mbps or 12500pps: a bare number is refused)",
     )
     add_repeated_option(p, "--param", PARAM_HELP, "[SEL:]KEY=VALUE")
     add_repeated_option(p, "--option", ENGINE_OPTION_HELP)
