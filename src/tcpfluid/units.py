@@ -216,7 +216,8 @@ def link_rate_bps(
     if not isinstance(value, str) or _split(name, value)[1] == "":
         raise ValueError(
             f"{name}={value!r} has no unit; give a packet rate such as '6250pps' or a bit "
-            "rate such as '50Mbps'"
+            "rate such as '50Mbps' (a bare number would be ambiguous: tcpfluid.Path and "
+            "`tcpfluid predict --bandwidth` read one as packets/s)"
         )
     number, unit = _split(name, value)
     if unit in _PKT_RATE_UNITS:

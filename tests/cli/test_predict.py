@@ -238,3 +238,41 @@ def test_options_a_law_does_not_read_are_refused_not_ignored():
     # Quick Vegas reads it: the whole-ACK table (one packet more per two ACKs) exits
     # elsewhere than the documents' 1.5x table
     assert predict("quick-vegas", path, whole_acks=True) != predict("quick-vegas", path)
+
+
+def test_tcp_ho_on_a_bare_path_prints_the_round_engines_settled_window(capsys):
+    """TCP-Ho's analysis gives no window; the path's settled window is the round engine's,
+    as its time to equilibrium: here read from a run of the round engine itself (60 s, far
+    longer than the prediction's own run), in the JSON keys and the table."""
+    import tcpfluid
+
+    path = Path(1250.0, 0.06)  # 10 Mb/s of 1000-byte packets, d = 60 ms
+    own = tcpfluid.simulate(path.scenario("tcp-ho", 60.0), "rounds").summary.flows[0]
+    assert own.settled_window_pkts is not None
+    argv = ("-a", "tcp-ho", "--bandwidth", "1250", "--rtt", "0.06")
+    (p,) = run_json(capsys, *argv)["predictions"]
+    for key in ("equilibrium_window_pkts", "settled_window", "settled_window_pkts"):
+        assert p[key] == pytest.approx(own.settled_window_pkts, abs=1e-9)
+    assert p["time_to_equilibrium_s"] == pytest.approx(own.time_to_equilibrium_s, abs=1e-9)
+    assert "not a settled window" in p["note"] and "the round map gives both" in p["note"]
+    assert p["equilibrium_window_route"] == "round model"
+    assert main(["predict", *argv]) == 0
+    row = next(r for r in capsys.readouterr().out.splitlines() if r.startswith("equilibrium w"))
+    assert row.split()[-1] == f"{own.settled_window_pkts:.4g}"
+
+
+def test_a_bare_bandwidth_is_packets_per_second_and_set_says_why_it_needs_a_unit(capsys):
+    """``--bandwidth 1.5e6`` keeps its documented reading, 1.5e6 packets/s; ``--set
+    bandwidth=1.5e6`` is refused, saying which units it takes and why a bare number is
+    not read; the help states both."""
+    out = run_json(capsys, "-a", "vegas", "--bandwidth", "1.5e6", "--rtt", "0.1")
+    assert out["path"]["mu_pps"] == 1.5e6
+    assert main(["predict", "qv-basic", "-a", "vegas", "--set", "bandwidth=1.5e6"]) == 2
+    err = capsys.readouterr().err
+    assert "bandwidth='1.5e6' has no unit" in err and "'6250pps'" in err and "'50Mbps'" in err
+    assert "predict --bandwidth` read one as packets/s" in err
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["predict", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "6250 (a bare number: packets/s; --set bandwidth=... of a SCENARIO takes a unit" in text
+    assert "a rate with its unit (bandwidth=50Mbps or 6250pps: a bare number is refused)" in text

@@ -7,6 +7,7 @@ show a settled flow's cycle amplitude beside its settled window.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 from typing import Any
@@ -65,3 +66,32 @@ def test_a_bad_band_is_one_line_naming_the_option(capsys: Any, flag: str, words:
     assert main(["simulate", *ARGS, f"--settle-band={flag}"]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+def test_an_algorithm_given_twice_is_refused_naming_the_option_and_value(capsys: Any) -> None:
+    assert main(["simulate", *ARGS, "--settle-band", "vegas=1,vegas=2"]) == 2
+    err = capsys.readouterr().err
+    assert "--settle-band" in err and "'vegas' is given twice in 'vegas=1,vegas=2'" in err
+    assert "give each algorithm once" in err and err.count("\n") == 1
+
+
+def test_the_help_states_the_settling_rule_with_the_settling_modules_values(
+    capsys: Any,
+) -> None:
+    """The help's rule quotes the base band and tail :func:`tcpfluid.metrics.settling`
+    uses by default (its signature) and each law's own band (the law classes)."""
+    from tcpfluid.algorithms.registry import ALGORITHMS, law_class
+    from tcpfluid.metrics import settling
+    from tcpfluid.metrics._settling import BASE_BAND_PKTS, BASE_BAND_REL, TAIL_FRACTION
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    defaults = {k: p.default for k, p in inspect.signature(settling).parameters.items()}
+    assert (defaults["abs_tol"], defaults["rel_tol"]) == (BASE_BAND_PKTS, BASE_BAND_REL)
+    assert defaults["tail_fraction"] == TAIL_FRACTION
+    assert f"base band max({BASE_BAND_PKTS:g} packet, {100 * BASE_BAND_REL:g} %)" in text
+    assert f"last {100 * TAIL_FRACTION:g} % (the tail)" in text
+    bands = ", ".join(f"{a} {law_class(a).cycle_amplitude_pkts:g}" for a in ALGORITHMS)
+    assert f"each law's own (packets): {bands}" in text
+    assert "vegas 1," in text and "reno 0," in text and "quick-vegas inf," in text

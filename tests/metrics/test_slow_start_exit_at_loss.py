@@ -12,31 +12,23 @@ reference.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 
 import tcpfluid
 from tcpfluid.metrics import FlowRecord, summarise
-from tcpfluid.scenarios.files import scenario_from_toml
+from tcpfluid.scenarios import load_scenario
 
-OVERSHOOT = """
-name = "overshoot"
-duration = "20s"
-[[link]]
-name = "bn"
-rate = "10Mbps"
-delay = "10ms"
-buffer = 50
-[[flow]]
-algorithm = "reno"
-rtt = "60ms"
-"""
+#: the one Reno flow above, run for 20 s
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples/scenarios/one-reno-overshoot.toml"
+OVERSHOOT = {"duration": "20s"}
 #: the longest round: the base RTT and a full buffer's delay (50 packets at 1250/s), s
 ROUND_S = 0.06 + 50 / 1250.0
 
 
 def test_the_packet_exit_is_the_first_loss_event() -> None:
-    res = tcpfluid.simulate(scenario_from_toml(OVERSHOOT), "packet")
+    res = tcpfluid.simulate(load_scenario(EXAMPLE, **OVERSHOOT), "packet")
     trace = res.native.flows[0]
     loss_t, loss_w = float(trace.loss_t_s[0]), float(trace.loss_cwnd_before_pkts[0])
     # the run is one the round records alone misread: still slow start's phase after the loss
@@ -56,7 +48,7 @@ def test_the_engines_exits_agree_within_a_round() -> None:
     """The round model reacts to the overflow at the end of its round, the hybrid when its
     sender learns of the loss, the packets at the third duplicate ACK: within one round
     (:data:`ROUND_S`) of each other, and the window within one slow-start doubling."""
-    sc = scenario_from_toml(OVERSHOOT)
+    sc = load_scenario(EXAMPLE, **OVERSHOOT)
     got = {e: tcpfluid.simulate(sc, e).summary.flows[0] for e in ("packet", "rounds", "hybrid")}
     times = [f.ss_exit_time_s for f in got.values()]
     windows = [f.ss_exit_window_pkts for f in got.values()]

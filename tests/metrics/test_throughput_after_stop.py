@@ -8,31 +8,34 @@ active time alone its 2 packets read 2000 packets/s on a 1250 packets/s link.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import tcpfluid
 from tcpfluid.metrics._records import flow_rates
+from tcpfluid.scenarios import Scenario
 from tcpfluid.scenarios.files import scenario_from_toml
 
-BRIEF = """
-name = "brief"
-duration = "10s"
-[[link]]
-name = "bn"
-rate = "10Mbps"
-delay = "10ms"
-buffer = 50
-queue = "red"
-red = {{ min_th = 5, max_th = 15, max_p = 0.1, w_q = 0.002, gentle = false }}
-[[flow]]
-algorithm = "reno"
-rtt = "60ms"
-stop = "0.001s"
-[[cbr]]
-name = "c"
-rate = "{cbr}"
-"""
+#: the one Reno flow of examples/scenarios/one-reno-overshoot.toml
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples/scenarios/one-reno-overshoot.toml"
+#: ... behind a RED queue, stopped 1 ms after its start
+BRIEF = {
+    "link.bn.queue": "red",
+    **{f"link.bn.red.{k}": v for k, v in
+       dict(min_th=5, max_th=15, max_p=0.1, w_q=0.002, gentle=False).items()},
+    "flow.1.stop": "0.001s",
+}  # fmt: skip
+
+
+def brief(cbr: str) -> Scenario:
+    """The flow stopped 1 ms after its start behind a RED queue, beside a CBR source of
+    rate ``cbr``."""
+    cbr_table = f'\n[[cbr]]\nname = "c"\nrate = "{cbr}"\n'
+    return scenario_from_toml(EXAMPLE.read_text() + cbr_table, **BRIEF)
+
+
 #: the bottleneck's rate, packets/s (10 Mb/s of 1000-byte packets)
 LINK_PPS = 10e6 / 8 / 1000
 
@@ -48,7 +51,7 @@ LINK_PPS = 10e6 / 8 / 1000
     ],
 )
 def test_no_flow_is_faster_than_the_bottleneck(engine: str, cbr: str) -> None:
-    res = tcpfluid.simulate(scenario_from_toml(BRIEF.format(cbr=cbr)), engine)
+    res = tcpfluid.simulate(brief(cbr), engine)
     f = res.summary.flows
     assert res.summary.flows.stop_s[0] == pytest.approx(0.001)
     delivered = 2.0  # its first window: the packets it sent before its stop

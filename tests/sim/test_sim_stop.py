@@ -18,27 +18,14 @@ from tcpfluid.scenarios import Scenario
 from tcpfluid.sim import simulate_packets
 
 STOP_S = 0.52
-SCENARIO_TOML = """\
-name = "one-reno-stopping"
-duration = "10s"
-[[link]]
-name = "bn"
-rate = "10Mbps"
-delay = "10ms"
-buffer = 50
-[[flow]]
-algorithm = "reno"
-count = 1
-rtt = "60ms"
-"""
+#: the one Reno flow above, 10 s
+SCENARIO = Path(__file__).resolve().parents[2] / "examples/scenarios/one-reno-overshoot.toml"
 
 
-def stopping_reno(tmp_path: Path, algorithm: str = "reno", **overrides: object) -> Scenario:
+def stopping_reno(algorithm: str = "reno", **overrides: object) -> Scenario:
     """The scenario above (``overrides`` as :func:`tcpfluid.load_scenario`'s) with its flow
     running ``algorithm``."""
-    path = tmp_path / "one-reno-stopping.toml"
-    path.write_text(SCENARIO_TOML)
-    return load_scenario(path, **overrides).with_algorithm(algorithm)
+    return load_scenario(SCENARIO, **overrides).with_algorithm(algorithm)
 
 
 @pytest.mark.parametrize(
@@ -52,7 +39,7 @@ def stopping_reno(tmp_path: Path, algorithm: str = "reno", **overrides: object) 
     ],
 )
 def test_a_stopped_flow_delivers_every_packet_it_sent_before_its_stop(
-    tmp_path: Path, algorithm: str, fast_recovery: str, buffer: int
+    algorithm: str, fast_recovery: str, buffer: int
 ) -> None:
     """The packets the flow sent before its stop are those a run ending at the stop sent
     (the same events up to then: its sent packets less its retransmissions); the stopped
@@ -60,12 +47,12 @@ def test_a_stopped_flow_delivers_every_packet_it_sent_before_its_stop(
     repaired, nothing new was sent after the stop, nothing is left in flight."""
     buf = {"link.bn.buffer": buffer}
     upto = simulate_packets(
-        stopping_reno(tmp_path, algorithm, duration=f"{STOP_S}s", **buf),
+        stopping_reno(algorithm, duration=f"{STOP_S}s", **buf),
         fast_recovery=fast_recovery,
     )
     before = upto.flows[0].sent_pkts - upto.flows[0].retransmissions
     res = simulate_packets(
-        stopping_reno(tmp_path, algorithm, **{"flow.1.stop": f"{STOP_S}s"}, **buf),
+        stopping_reno(algorithm, **{"flow.1.stop": f"{STOP_S}s"}, **buf),
         fast_recovery=fast_recovery,
     )
     fl = res.flows[0]
@@ -80,11 +67,11 @@ def test_a_stopped_flow_delivers_every_packet_it_sent_before_its_stop(
     assert fl.retransmissions >= data["dropped"]
 
 
-def test_a_flow_with_nothing_lost_sends_nothing_after_its_stop(tmp_path: Path) -> None:
+def test_a_flow_with_nothing_lost_sends_nothing_after_its_stop() -> None:
     """Stopped at 0.3 s, before its first overflow, the flow's sends are those of a run that
     ends at the stop, all delivered once; no retransmission, no loss."""
-    upto = simulate_packets(stopping_reno(tmp_path, duration="0.3s"))
-    res = simulate_packets(stopping_reno(tmp_path, **{"flow.1.stop": "0.3s"}))
+    upto = simulate_packets(stopping_reno(duration="0.3s"))
+    res = simulate_packets(stopping_reno(**{"flow.1.stop": "0.3s"}))
     fl = res.flows[0]
     assert upto.flows[0].retransmissions == 0
     assert fl.sent_pkts == fl.delivered_pkts == upto.flows[0].sent_pkts

@@ -138,7 +138,9 @@ def flow_values(
             "the flow is still in slow start at its end"
         )
         w_ss, t_ss, fixed = None, None, False
-    w_eq = pr.equilibrium_window_pkts
+    # the closed forms' window only (TCP-Ho's is the round map's, a layer of its own here)
+    closed = pr.equilibrium_window_route == "closed form"
+    w_eq = pr.equilibrium_window_pkts if closed else None
     out = {
         "ss_exit_window": (w_ss, no_ss, fixed),
         "ss_exit_time_s": (t_ss, no_ss, fixed),

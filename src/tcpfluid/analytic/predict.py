@@ -13,6 +13,7 @@ import numpy as np
 
 from .._json import fields_dict
 from .._validation import check_bool, check_choice, check_positive
+from ..metrics._settling import base_band_pkts, base_band_text
 from ..path import Path
 from ._domain import check_alpha_beta, check_in_band, check_modelled_path, equilibrium_band
 from .convergence import conspicuous_round, rounds_to_equilibrium
@@ -46,8 +47,9 @@ class Prediction:
     """Closed-form prediction for one algorithm on one path.
 
     The definitions: docs/analytic.md, "Definitions used by predict". ``None``: not given for the
-    algorithm (TCP-Ho's analysis gives a round, not a slow start or a window) or, for the settling,
-    not reached within :data:`MAX_SETTLING_ROUNDS` rounds of the round map.
+    algorithm (TCP-Ho's analysis gives a round, not a slow start or a window: its settled window
+    is the round map's, as its settling, where the round map runs and settles) or, for the
+    settling, not reached within :data:`MAX_SETTLING_ROUNDS` rounds of the round map.
 
     Attributes
     ----------
@@ -69,6 +71,9 @@ class Prediction:
         (s; a round lasts d, or W/μ while its window keeps a standing queue).
     time_to_equilibrium_route, note
         ``"closed form"`` or ``"round model"`` (:data:`SETTLING_ROUTES`), and why.
+    equilibrium_window_route
+        Where :attr:`equilibrium_window_pkts` comes from, as ``time_to_equilibrium_route``
+        (TCP-Ho: ``"round model"``).
     """
 
     algorithm: str
@@ -91,6 +96,7 @@ class Prediction:
     time_to_target_s: float = 0.0
     time_to_equilibrium_route: str = "closed form"
     note: str = ""
+    equilibrium_window_route: str = "closed form"
 
     @property
     def ss_exit_window(self) -> float | None:
@@ -223,11 +229,14 @@ def predict(
         law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
         settle, settle_s, why = None, None, "not computed (round_map=False)"
         if round_map:
-            settle, settle_s, why, queue = _round_map_settling(
+            rm = _round_map_settling(
                 algorithm, path, law, model, reach_s, fields.get("equilibrium_window_pkts")
             )
+            settle, settle_s, why = rm.rounds, rm.time_s, rm.why
             # their approach overshoots the pipe: the queue it builds is the round map's
-            check_modelled_path(path, what="predict", queue_pkts=queue)
+            check_modelled_path(path, what="predict", queue_pkts=rm.queue_pkts)
+            if algorithm == "tcp-ho":  # no closed form gives its window: the round map's
+                fields["equilibrium_window_pkts"] = rm.window_pkts
         elif algorithm == "tcp-ho" and math.isfinite(path.buffer_pkts):
             raise ValueError(
                 f"predict: buffer={path.buffer_pkts:g} packets can only be checked against "
@@ -239,12 +248,13 @@ def predict(
             "Quick Vegas overshoots its target and approaches its band in steps: no closed "
             "form gives settling; "
             if algorithm == "quick-vegas"
-            else "TCP-Ho's analysis gives the conspicuous round, not a settling time: "
+            else "TCP-Ho's analysis gives the conspicuous round, not a settled window or a "
+            "settling time: the round map gives both; "
         ) + why
     else:
-        # one packet per round toward the settled window: settled within the band
-        # max(1, 2 %) (tcpfluid.metrics.settling) that many rounds before reaching it
-        tol = max(1.0, 0.02 * abs(settled))
+        # one packet per round toward the settled window: settled within the base band
+        # (tcpfluid.metrics.settling) that many rounds before reaching it
+        tol = base_band_pkts(settled)
         n = max(math.ceil(abs(settled - start) - tol - 1e-9), 0)
         settle = ex.exit_round + n
         step = math.copysign(1.0, settled - start)
@@ -263,6 +273,7 @@ def predict(
         rounds_to_target=total,
         time_to_target_s=reach_s,
         time_to_equilibrium_route=route,
+        equilibrium_window_route="round model" if algorithm == "tcp-ho" else "closed form",
         note=note,
         **fields,
     )
@@ -370,6 +381,19 @@ def _rounds_time_s(first: float, step: float, n: int, bdp: float, d: float) -> f
     return (n - m) * d + above * d / bdp
 
 
+@dataclass(frozen=True)
+class _RoundMap:
+    """What :func:`_round_map_settling` found: the settling round and time (``None``: not
+    settled), why (a note), the last run's largest queue and the settled window (packets;
+    ``None``: no run, or not settled)."""
+
+    rounds: int | None
+    time_s: float | None
+    why: str
+    queue_pkts: float | None
+    window_pkts: float | None = None
+
+
 def _round_map_settling(
     algorithm: str,
     path: Path,
@@ -377,7 +401,7 @@ def _round_map_settling(
     rtt_model: str,
     reach_s: float,
     target_pkts: float | None = None,
-) -> tuple[int | None, float | None, str, float | None]:
+) -> _RoundMap:
     """Settling round and time of one flow on ``path`` from the round engine on a one-link
     scenario with an unlimited buffer, the run doubled until it settles in its first half
     (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, a note (with
@@ -393,14 +417,14 @@ def _round_map_settling(
     try:
         one_flow = lossless.scenario(algorithm, path.d, params=law, name="predict")
     except ValueError as e:  # a d shorter than a packet and an ACK: no such path
-        return None, None, f"not computed: {e}", None
+        return _RoundMap(None, None, f"not computed: {e}", None)
     # the first run's length is a guess (the doubling makes the answer independent of it)
     duration = max(_FIRST_RUN_FACTOR.get(algorithm, 10.0) * reach_s, 100.0 * path.d)
     previous: tuple[float, float] | None = None  # the last quarter's swing and mean
     queue: float | None = None  # the last run's largest queue
     while True:
         if duration / path.d > MAX_SETTLING_ROUNDS:  # bounded work: checked before each run
-            return (
+            return _RoundMap(
                 None,
                 None,
                 f"not computed: the round map would need more than {MAX_SETTLING_ROUNDS} "
@@ -422,13 +446,14 @@ def _round_map_settling(
                         f"{res.time_s[hit[0]]:.4g} s, where the closed form (eq. 12, succ "
                         f"never reset) counts {reach_s:.4g} s"
                     )
-            return rounds, float(t_settle), why, queue
+            window = res.summary.flows[0].settled_window_pkts
+            return _RoundMap(rounds, float(t_settle), why, queue, window)
         if 2.0 * duration / path.d > MAX_SETTLING_ROUNDS:
-            return (
+            return _RoundMap(
                 None,
                 None,
                 f"the round map does not settle within {MAX_SETTLING_ROUNDS} rounds "
-                f"({duration:.4g} s): the window keeps moving by more than max(1 packet, 2 %)",
+                f"({duration:.4g} s): the window keeps moving by more than {base_band_text()}",
                 queue,
             )
         # a window that swings over the last quarter of the run by more than the settling
@@ -439,19 +464,19 @@ def _round_map_settling(
         late = late[np.isfinite(late)]
         if late.size:
             lo, hi, mean = float(late.min()), float(late.max()), float(late.mean())
-            band = max(1.0, 0.02 * abs(mean))
+            band = base_band_pkts(mean)
             if (
                 previous is not None
                 and hi - lo > 2.0 * band
                 and hi - lo >= 0.9 * previous[0]
                 and abs(mean - previous[1]) <= band
             ):
-                return (
+                return _RoundMap(
                     None,
                     None,
                     f"the round map's window keeps swinging between {lo:.4g} and {hi:.4g} "
                     f"packets (measured to {duration:.4g} s) by more than the settling band "
-                    "max(1 packet, 2 %), without decaying: it does not settle",
+                    f"{base_band_text()}, without decaying: it does not settle",
                     queue,
                 )
             previous = (hi - lo, mean)

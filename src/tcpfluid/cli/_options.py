@@ -221,11 +221,17 @@ def scenario_with_laws(
     """The scenario ``name`` built with ``sets``, its algorithms set by ``algorithm`` (a name
     or a mix; ``None``: as the file says) and the ``--param`` items applied."""
     from ..scenarios import build_scenario
+    from ..scenarios.files import _load_with_laws, is_scenario_file
     from ..scenarios.mix import with_flow_params, with_mix
 
     sc = build_scenario(name, **sets)
     if algorithm is not None:
-        sc = with_mix(sc, algorithm)
+        mixed = with_mix(sc, algorithm)
+        if is_scenario_file(name):  # flows the file names after their law: after the new one
+            pairs = zip(sc.flows, mixed.flows, strict=True)
+            moved = {f.name: g.algorithm for f, g in pairs if g.algorithm is not None}
+            mixed = with_mix(_load_with_laws(name, moved, **sets), algorithm)
+        sc = mixed
     for selector, values in parse_params(params):
         sc = with_flow_params(sc, selector, values)
     return sc

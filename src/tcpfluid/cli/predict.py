@@ -15,6 +15,7 @@ from .._text import columns as _columns
 from ..algorithms.enhanced_vegas import DELTA
 from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
+from ..metrics._settling import base_band_text
 from ..path import Path
 from ..published import published
 from ._options import PARAM_HELP, add_command, add_quiet_option, add_repeated_option, parse_sets
@@ -83,7 +84,11 @@ def add_parser(sub: Any) -> None:
             "or a mix given to the flows in order (vegas:8,reno:2; default: a file's own)"
         ),
     )
-    p.add_argument("--bandwidth", help="bottleneck rate, e.g. 50Mbps or 6250 (packets/s)")
+    p.add_argument(
+        "--bandwidth",
+        help="bottleneck rate, e.g. 50Mbps or 6250 (a bare number: packets/s; --set "
+        "bandwidth=... of a SCENARIO takes a unit only: 50Mbps or 6250pps)",
+    )
     p.add_argument("--rtt", help="base RTT d, e.g. 100ms or 0.1 (seconds)")
     p.add_argument("--bdp", help="bandwidth-delay product, e.g. 5000Kb or 625 (packets)")
     p.add_argument(
@@ -126,7 +131,10 @@ def add_parser(sub: Any) -> None:
         help="predict the documents' paths and compare with their printed numbers",
     )
     add_repeated_option(
-        p, "--set", "scenario mode: override a scenario parameter (repeatable), e.g. groups=1"
+        p,
+        "--set",
+        "scenario mode: override a scenario parameter (repeatable), e.g. groups=1; a rate "
+        "with its unit (bandwidth=50Mbps or 6250pps: a bare number is refused)",
     )
     add_repeated_option(p, "--param", PARAM_HELP, "[SEL:]KEY=VALUE")
     p.add_argument(
@@ -240,8 +248,8 @@ _RULE_NAMES = {"documents": "the documents' rule", "sender": "the packet sender'
 
 _TIMES_NOTE = (
     "target: mu*d + alpha (Vegas), mu*d + (alpha+beta)/2 (Quick Vegas), TCP-Ho's conspicuous "
-    "round; settled: the window stays within max(1 packet, 2 %) of its final value, as in "
-    "tcpfluid simulate"
+    f"round; settled: the window stays within {base_band_text()} of its final value (or in "
+    "its law's own limit cycle), as in tcpfluid simulate"
 )
 
 

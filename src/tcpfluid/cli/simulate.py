@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import Any
 
 from .._json import dump
@@ -37,14 +38,36 @@ examples:
   tcpfluid simulate qv-basic -a vegas:8,reno:2 --set flows=10 -e packet --param vegas:alpha=1
   tcpfluid simulate examples/scenarios/eight-vegas-two-reno.toml -e packet   # your own file
 
-Time to equilibrium / convergence: the first time after which the window stays within
-max(1 packet, 2 %) of the value it settles at (the mean over the last 10 % of the segment
-before the next bandwidth change), provided it stays there for at least twice that tail;
-null if it does not settle. See tcpfluid.metrics and docs/round-model.md.
+{settling}
 
 scenarios:
 {scenarios}
 """
+
+
+def settling_rule_text() -> str:
+    """The settling rule of the summaries (:func:`tcpfluid.metrics.settling`) as the help
+    states it: the base band, the tail and the hold from the settling module's constants,
+    and each law's own settling band (:func:`tcpfluid.metrics.law_settle_band`)."""
+    from ..algorithms.registry import ALGORITHMS
+    from ..metrics._settling import TAIL_FRACTION, base_band_text, law_settle_band
+
+    bands = ", ".join(f"{a} {law_settle_band(a):g}" for a in ALGORITHMS)
+    tail = f"{100.0 * TAIL_FRACTION:g} %"
+    return (
+        "Time to equilibrium / convergence (tcpfluid.metrics.settling; docs/round-model.md): "
+        "per segment (from the flow's start or a bandwidth change to the next change), the "
+        f"settled value is the window's mean over the segment's last {tail} (the tail) and "
+        f"the base band {base_band_text()} of it. The window has settled on a fixed point "
+        "if it stays in the base band for at least two tail lengths, or in a limit cycle if "
+        "over those two tail lengths it swings by at most the settling band (half-range, "
+        "packets; --settle-band) without drifting or growing; the time is that of the first "
+        "sample after which it stays within the base band of its steady stretch's envelope. "
+        "A flow settles only after it has left slow start, at least two tail lengths before "
+        f"the segment's end. Default settling band, each law's own (packets): {bands} "
+        "(0: fixed points only; inf: any cycle that neither drifts nor grows). null if it "
+        "does not settle."
+    )
 
 
 def add_parser(sub: Any) -> None:
@@ -62,7 +85,7 @@ def add_parser(sub: Any) -> None:
             "slow-start exit, settled window, time to equilibrium, convergence after each "
             "bandwidth change, utilization, throughput per flow, Jain's index."
         ),
-        epilog=_EPILOG.format(scenarios=listing),
+        epilog=_EPILOG.format(settling=_wrap(settling_rule_text()), scenarios=listing),
     )
     p.add_argument(
         "scenario",
@@ -78,7 +101,8 @@ def add_parser(sub: Any) -> None:
         p,
         "--set",
         "override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
-        "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1",
+        "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1; a rate with its unit "
+        "(bandwidth=100Mbps or 12500pps: a bare number is refused)",
     )
     add_repeated_option(p, "--param", PARAM_HELP, "[SEL:]KEY=VALUE")
     add_repeated_option(p, "--option", ENGINE_OPTION_HELP)
@@ -118,6 +142,11 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _wrap(text: str) -> str:
+    """``text`` in lines of at most 90 characters (the epilogue is printed as written)."""
+    return "\n".join(textwrap.wrap(text, 90, break_on_hyphens=False))
+
+
 def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
     """``--settle-band``: ``None``, one number, or ``ALGO=BAND,...`` as a dict."""
     if text is None:
@@ -141,7 +170,13 @@ def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
                 f"--settle-band: expected ALGO=BAND,... (reno=2,vegas=1) or one number, "
                 f"got {text!r}"
             )
-        out[law.strip()] = number(word.strip(), f"the band of {law.strip()!r}")
+        name = law.strip()
+        if name in out:
+            raise ValueError(
+                f"--settle-band: {name!r} is given twice in {text!r}; give each algorithm "
+                "once (ALGO=BAND,..., e.g. reno=2,vegas=1) or one number for every flow"
+            )
+        out[name] = number(word.strip(), f"the band of {name!r}")
     return out
 
 

@@ -25,6 +25,22 @@ DRIFTING = 5
 IN_SLOW_START = 6
 #: the fraction of a segment, at its end, whose mean is the settled value (the tail)
 TAIL_FRACTION = 0.1
+#: the base band's half-width: ``max(BASE_BAND_PKTS, BASE_BAND_REL × |settled value|)``
+#: (:func:`settling`'s ``abs_tol`` and ``rel_tol`` defaults, which the run summaries use)
+BASE_BAND_PKTS = 1.0
+BASE_BAND_REL = 0.02
+
+
+def base_band_pkts(value: float) -> float:
+    """The base band's half-width around a settled value ``value`` (packets)."""
+    return max(BASE_BAND_PKTS, BASE_BAND_REL * abs(value))
+
+
+def base_band_text() -> str:
+    """The base band as text, ``"max(1 packet, 2 %)"``, from :data:`BASE_BAND_PKTS` and
+    :data:`BASE_BAND_REL`."""
+    unit = "packet" if BASE_BAND_PKTS == 1.0 else "packets"
+    return f"max({BASE_BAND_PKTS:g} {unit}, {100.0 * BASE_BAND_REL:g} %)"
 
 
 def settle_hold_s(span_s: Any, tail_fraction: float = TAIL_FRACTION) -> Any:
@@ -150,8 +166,8 @@ def settling(
     *,
     t_start: ArrayLike = 0.0,
     t_end: ArrayLike = math.inf,
-    rel_tol: float = 0.02,
-    abs_tol: float = 1.0,
+    rel_tol: float = BASE_BAND_REL,
+    abs_tol: float = BASE_BAND_PKTS,
     tail_fraction: float = TAIL_FRACTION,
     settle_band: ArrayLike = 0.0,
     left_slow_start_s: ArrayLike = -math.inf,

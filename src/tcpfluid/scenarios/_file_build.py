@@ -104,10 +104,16 @@ def _per_flow(where: _Where, table: str, key: str, value: Any, n: int) -> list[A
 
 
 def _build(
-    data: Mapping[str, Any], source: str, stem: str, overrides: Mapping[str, Any]
+    data: Mapping[str, Any],
+    source: str,
+    stem: str,
+    overrides: Mapping[str, Any],
+    laws: Mapping[str, str] | None = None,
 ) -> tuple[Scenario, dict[str, Any]]:
     """The file's scenario and its ``start_spread``/``start_seed`` (applied by
-    ``tcpfluid.scenarios.catalogue._finish``)."""
+    ``tcpfluid.scenarios.catalogue._finish``); ``laws``: the algorithm another law gives
+    some flows (by the names the file gives them), whose names, where the file names them
+    after their algorithm, are then made from that law (:meth:`_Links.flow_name`)."""
     from .files import _apply_overrides
 
     where = _Where(source)
@@ -127,7 +133,7 @@ def _build(
     spread = {k: data.get(k, 0) for k in ("start_spread", "start_seed")}
     pkt = top["packet_size_bytes"]
     links, reverse_of = _declared_links(data, where, pkt)
-    build = _Links(where, links, reverse_of, pkt)
+    build = _Links(where, links, reverse_of, pkt, laws or {})
     default_access: float | None = None
     if "access_rate" in data:
         with where.at("top level", "access_rate"):
@@ -192,14 +198,23 @@ class _Links:
     """The links of a file's scenario by name as they are built (declared, then derived:
     reverse directions and access links), and the flow names taken."""
 
-    def __init__(self, where: _Where, links: list[Link], reverse_of: dict[str, Any], pkt: float):
-        self.where, self.pkt, self.reverse_of = where, pkt, reverse_of
+    def __init__(
+        self,
+        where: _Where,
+        links: list[Link],
+        reverse_of: dict[str, Any],
+        pkt: float,
+        laws: Mapping[str, str],
+    ) -> None:
+        self.where, self.pkt, self.reverse_of, self.laws = where, pkt, reverse_of, laws
         self.declared = [lk.name for lk in links]
         self.by_name = {lk.name: lk for lk in links}
         #: the derived links, in the order they were made
         self.extra: list[Link] = []
         self.taken = set(self.by_name)
         self.counters: dict[str, int] = {}
+        #: the numbers of the names the file itself gives (``laws``' keys)
+        self.own_counters: dict[str, int] = {}
 
     def _add(self, link: Link) -> None:
         self.by_name[link.name] = link
@@ -270,7 +285,9 @@ class _Links:
             raise where.fail(table, "name", f"must be a non-empty string, got {given!r}")
         flows = []
         for k in range(n):
-            fname = self._flow_name(table, given if n == 1 else None, given or alg or "flow")
+            fname = self.flow_name(
+                table, given if n == 1 else None, given or alg or "flow", given is None and alg
+            )
             fwd, rev = list(path), list(rpath)
             if rtts[k] is not None:
                 fwd, rev = self._access(table, fname, rtts[k], fwd, rev, access)
@@ -280,13 +297,19 @@ class _Links:
                 flows.append(FlowSpec(fname, tuple(fwd), tuple(rev), start, stop, alg, dict(law)))
         return flows
 
-    def _flow_name(self, table: str, given: str | None, prefix: str) -> str:
-        """A flow's name: ``given`` (a group of one), else ``PREFIX-N``; not yet taken."""
+    def flow_name(self, table: str, given: str | None, prefix: str, by_law: Any) -> str:
+        """A flow's name: ``given`` (a group of one), else ``PREFIX-N``; not yet taken.
+        ``by_law``: the prefix is the group's algorithm (the file names no flow); a flow
+        that another law runs (``laws``, by its name here) takes that law's prefix, numbered
+        as if the file had named that law."""
         if given is not None:
             fname = given
         else:
-            self.counters[prefix] = self.counters.get(prefix, 0) + 1
-            fname = f"{prefix}-{self.counters[prefix]}"
+            self.own_counters[prefix] = self.own_counters.get(prefix, 0) + 1
+            own = f"{prefix}-{self.own_counters[prefix]}"
+            law = self.laws.get(own, prefix) if by_law else prefix
+            self.counters[law] = self.counters.get(law, 0) + 1
+            fname = f"{law}-{self.counters[law]}"
         if fname in self.taken:
             raise self.where.fail(
                 table, "name", f"flow name {fname!r} is already used; give another name"

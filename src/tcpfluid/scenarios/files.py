@@ -92,6 +92,17 @@ def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario
     return _finish(*_build(read_toml(p, "scenario file"), str(p), p.stem, overrides))
 
 
+def _load_with_laws(
+    path: str | os.PathLike[str], laws: Mapping[str, str], /, **overrides: Any
+) -> Scenario:
+    """:func:`load_scenario`, the flows ``laws`` names (by the names the file gives them)
+    named after the algorithm it gives them where the file names them after theirs (the
+    flows' algorithms are still the file's: set them with
+    :func:`tcpfluid.scenarios.mix.with_mix`)."""
+    p = FsPath(path)
+    return _finish(*_build(read_toml(p, "scenario file"), str(p), p.stem, overrides, laws))
+
+
 def scenario_from_toml(text: str, /, *, source: str = "<toml>", **overrides: Any) -> Scenario:
     """The scenario of a scenario file's text (:func:`load_scenario` without the file)."""
     try:

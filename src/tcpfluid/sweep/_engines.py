@@ -105,10 +105,10 @@ class _ClosedFormSweep(SweepEngine):
         pr = got[0]
         out: dict[str, Any] = {k: getattr(pr, a) for k, a in _PREDICTED.items()}
         reasons = {k: _why_none(pr, a) for k, a in _PREDICTED.items() if out[k] is None}
-        for k, (v, why, _) in flow_values(sc, first, pr).items():  # as predict SCENARIO
+        for k, (v, why, none) in flow_values(sc, first, pr).items():  # as predict SCENARIO
             out[k] = v
-            if v is None:
-                reasons.setdefault(k, why)
+            if v is None:  # "none": the closed forms give none (TCP-Ho's window)
+                reasons.setdefault(k, f"no closed form: {why}" if none else why)
         out["time_to_equilibrium_route"] = pr.time_to_equilibrium_route
         out["reasons"] = reasons
         return out
