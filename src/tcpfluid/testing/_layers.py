@@ -263,7 +263,7 @@ def _put_convergence(
     overshoots (eq. (12) counts the first reach only): no closed form."""
     from ..analytic import rounds_to_equilibrium
     from ..analytic._scenario_flows import unheld
-    from ..metrics._settling import settle_hold_s
+    from ..metrics._settling import base_band_pkts, settle_hold_s
 
     alg = f.algorithm or ""
     d = view.path.d
@@ -290,7 +290,7 @@ def _put_convergence(
         w_old = before * d / n + target
         w_new = after * d / n + target
         rounds = float(rounds_to_equilibrium(alg, w_old, w_new / w_old, beta=b))
-        tol = max(1.0, 0.02 * w_new)  # the settling band of tcpfluid.metrics.settling
+        tol = base_band_pkts(w_new)  # the base band of tcpfluid.metrics.settling
         conv = max(math.ceil(rounds - tol - 1e-9), 0) * d
         end = min([c for c in lay.change_times_s if c > t] + [f.stop_s, duration_s])
         if conv <= end - t - settle_hold_s(end - t):
