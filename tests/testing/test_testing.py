@@ -8,6 +8,7 @@ a scenario's single-flow equivalent, and the report's own tolerance semantics.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -476,3 +477,19 @@ def test_predict_names_the_packet_simulator_where_no_fluid_engine_runs(cache: Ru
         predict_scenario("thesis-many-flows", algorithm="vegas", cache=cache)
     assert "a link of their own slower than the bottleneck 'R1-R2'" in str(e.value)
     assert "engine 'packet'" in str(e.value)
+
+
+def test_equal_flows_that_stop_apart_have_no_closed_form_jains_index(tmp_path: Path) -> None:
+    # two Vegas flows started together, one stopping at 15 s of 40 s: each flow's throughput
+    # is over its own active time (the rounds give about 986 and 587 packets/s), so equal
+    # shares do not follow from the per-flow closed forms and no index of 1 is claimed
+    path = tmp_path / "two-stop.toml"
+    path.write_text(
+        'name = "two-stop"\nduration = "40s"\n[[link]]\nname = "bn"\nrate = "10Mbps"\n'
+        'delay = "10ms"\nbuffer = 200\n[[flow]]\nalgorithm = "vegas"\ncount = 2\n'
+        'rtt = "60ms"\nstop = ["40s", "15s"]\n'
+    )
+    df = compare(str(path), "rounds", ["jain_index"], reference="closed-form")
+    jain = df[df.quantity == "jain_index"].iloc[0]
+    assert math.isnan(jain["reference"]) and "stopped together" in jain["note"]
+    assert jain["value"] < 0.99  # the engine: unequal shares

@@ -226,10 +226,13 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
         outside = outside or why
     # equal shares follow from the per-flow closed forms: where they do not apply, neither
     # does Jain's index of 1
-    groups = {(f.start_s, f.algorithm, json.dumps(dict(f.params), sort_keys=True)) for f in flows}
+    groups = {
+        (f.start_s, f.stop_s, f.algorithm, json.dumps(dict(f.params), sort_keys=True))
+        for f in flows
+    }
     jain = ("jain_index", ALL_FLOWS, -1)
     if len(groups) != 1:
-        lay.put(jain, None, "flows not started together", structural=True)
+        lay.put(jain, None, "flows not started and stopped together", structural=True)
     elif outside:
         lay.put(jain, None, outside, structural=True)
     else:
