@@ -48,6 +48,7 @@ from ._rounds_physics import (
     any_of,
     by_scenario,
     integrate,
+    no_room,
     per_flow,
     per_scenario,
     placed_flows,
@@ -472,8 +473,8 @@ class RoundEngine:
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
         lost = self.sw.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
         if self.rto is not None:
-            q_max, b = ker.R[rk.Q_MAX, :S], ker.R[rk.B_TCP, :S]
-            np.copyto(self.t_full, t0 + duration[:S], where=q_max > b - 1.0)
+            full = no_room(ker.R[rk.Q_MAX, :S], ker.R[rk.B_TCP, :S])
+            np.copyto(self.t_full, t0 + duration[:S], where=full)
         # the packets of the round not lost (never fewer than none)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision

@@ -348,6 +348,12 @@ class HoleTimeouts:
         return timed
 
 
+def no_room(queue_pkts: ArrayLike, buffer_pkts: ArrayLike) -> Any:
+    """Whether a queue of ``queue_pkts`` leaves no room for a packet behind a buffer of
+    ``buffer_pkts``: where a locked-out flow's try is lost (both engines' rule)."""
+    return np.asarray(queue_pkts) > np.asarray(buffer_pkts) - 1.0
+
+
 def timer_retransmissions(
     due: NDArray[np.bool_], full: NDArray[np.bool_], rto: FloatArray, start: FloatArray
 ) -> NDArray[np.bool_]:

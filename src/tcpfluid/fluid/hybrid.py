@@ -48,6 +48,7 @@ from ._rounds_physics import (  # DUPACK_THRESHOLD: still importable from here
     DUPACK_THRESHOLD,  # noqa: F401
     INITIAL_RTO_S,
     MAX_RTO_S,
+    no_room,
     placed_flows,
     sender_dupacks,
 )
@@ -236,7 +237,7 @@ def _run_steps(
                 break
             if code == K.JOIN:
                 joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= ff[:, K.F_START])
-                lock.retransmit(ff, joining, bool(g[K.G_Q] > buf - 1.0))
+                lock.retransmit(ff, joining, bool(no_room(g[K.G_Q], buf)))
                 laws.restart(joining)
                 ff[joining, K.F_W] = laws.init_cwnd[joining]
                 ff[joining, K.F_INCR] = laws.init_incr[joining]

@@ -88,8 +88,7 @@ def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario
     ValueError
         Naming the file, the table and the key.
     """
-    p = FsPath(path)
-    return _finish(*_build(read_toml(p, "scenario file"), str(p), p.stem, overrides))
+    return _load_with_laws(path, {}, **overrides)
 
 
 def _load_with_laws(
