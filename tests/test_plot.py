@@ -107,12 +107,17 @@ def test_every_engine_draws_its_own_arrays_with_engine_labels() -> None:
     ((lab, x, y),) = _lines(plot.queue(rt, ax=ax))
     assert lab == "round model"
     np.testing.assert_array_equal(y, rt.queue_pkts[:, 0])
-    # ODE: (flow, time) arrays
-    for fn, arr in ((plot.window, od.windows_pkts), (plot.throughput, od.rates_pps)):
+    # ODE: (flow, time) arrays; its throughput is the packets delivered per sample
+    # interval (as for a Result), not the sending rate w/RTT, which counts lost packets
+    delivered = np.diff(od.delivered_pkts[1]) / np.diff(od.t)
+    for fn, arr in ((plot.window, od.windows_pkts[1]), (plot.throughput, None)):
         got = _lines(fn(od, ax=ax, flows=[1]))
         assert [g[0] for g in got] == ["ODE flow 1"]
         np.testing.assert_array_equal(got[0][1], od.t)
-        np.testing.assert_array_equal(got[0][2], arr[1])
+        if arr is not None:
+            np.testing.assert_array_equal(got[0][2], arr)
+        else:
+            np.testing.assert_allclose(got[0][2][1:], delivered, rtol=1e-12)
     ((lab, _, y),) = _lines(plot.queue(od, ax=ax, label="fluid"))
     assert lab == "fluid"
     np.testing.assert_array_equal(y, od.queue_pkts)
@@ -161,4 +166,23 @@ def test_a_result_of_simulate_draws_its_own_arrays_labelled_by_flow_name(engine)
     ((lab, _, y),) = _lines(res.plot(ax=ax, quantity="queue_pkts"))
     assert lab.endswith("R1-R2")
     np.testing.assert_array_equal(y, res.queue_pkts)
+    plt.close(fig)
+
+
+def test_result_plot_takes_flows_for_flow_quantities_and_link_for_the_queue() -> None:
+    from tcpfluid import simulate
+
+    sc = build_scenario("qv-basic", bandwidth="5Mbps", cbr="none", duration="3s", flows=2)
+    res = simulate(sc, "rounds", algorithm="vegas")
+    fig, ax = plt.subplots()
+    ((lab, _, y),) = _lines(res.plot(ax=ax, quantity="throughput_pps", flows=[1], label="r"))
+    assert lab == "r S2-D2"
+    np.testing.assert_array_equal(y, res.throughput_pps[1])
+    ((lab, _, y),) = _lines(res.plot(ax=ax, quantity="queue_pkts", link="R1-R2"))
+    np.testing.assert_array_equal(y, res.queue_pkts)
+    # a keyword that does not apply is named, not passed on to matplotlib
+    with pytest.raises(TypeError, match="flows=\\[0\\] does not apply to quantity='queue_pkts'"):
+        res.plot(ax=ax, quantity="queue_pkts", flows=[0])
+    with pytest.raises(TypeError, match="link='R1-R2' applies only to quantity='queue_pkts'"):
+        res.plot(ax=ax, link="R1-R2")
     plt.close(fig)

@@ -135,9 +135,13 @@ def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
             p,
         )
     if _native(result, "tcpfluid.fluid.ode", "OdeResult"):
+        from .engines._ode import delivery_rates
+
         p = prefix("ode")
         names = [f"{p} flow {f}" for f in range(result.n_flows)]
-        return _Curves(result.t, result.windows_pkts, result.rates_pps, result.queue_pkts, names, p)
+        # packets delivered per sample interval, as for a Result (not the sending rate w/RTT)
+        thr = delivery_rates(result.t, result.delivered_pkts)
+        return _Curves(result.t, result.windows_pkts, thr, result.queue_pkts, names, p)
     if _native(result, "tcpfluid.sim.engine", "PacketResult"):
         p = prefix("packet")
         name = link if link is not None else result.summary.bottleneck

@@ -518,13 +518,38 @@ class Result:
             "summary": self.summary.to_dict(),
         }
 
-    def plot(self, ax: Any = None, *, quantity: str = "window_pkts", **style: Any) -> list[Any]:
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        quantity: str = "window_pkts",
+        flows: Sequence[int] | None = None,
+        label: str | None = None,
+        link: str | None = None,
+        **style: Any,
+    ) -> list[Any]:
         """Plot ``quantity`` (``"window_pkts"``, ``"throughput_pps"`` or ``"queue_pkts"``)
-        against time, one line per flow; returns the artists (:func:`tcpfluid.plot.window`)."""
+        against time; returns the artists.
+
+        ``flows`` (which flows, default all) applies to the per-flow quantities, ``link``
+        (default the bottleneck) to the queue, which is one line; ``label`` and ``**style``
+        as in :func:`tcpfluid.plot.window`.
+        """
         from . import plot
 
         draw: dict[str, Callable[..., list[Any]]]
         draw = dict(window_pkts=plot.window, throughput_pps=plot.throughput, queue_pkts=plot.queue)
         if quantity not in draw:
             raise ValueError(f"quantity must be one of {', '.join(draw)}; got {quantity!r}")
-        return draw[quantity](self, ax, **style)
+        if quantity == "queue_pkts":
+            if flows is not None:
+                raise TypeError(
+                    f"flows={flows!r} does not apply to quantity='queue_pkts': the queue of a "
+                    "link is one line for all flows (choose the link with link=...)"
+                )
+            return plot.queue(self, ax, link=link, label=label, **style)
+        if link is not None:
+            raise TypeError(
+                f"link={link!r} applies only to quantity='queue_pkts', got quantity={quantity!r}"
+            )
+        return draw[quantity](self, ax, flows=flows, label=label, **style)
