@@ -21,6 +21,9 @@ from tcpfluid.fairness import (
     thesis_two_flow_study,
 )
 
+#: the sample times of the refused-input cases below (30 s every 0.1 s)
+t_ = np.linspace(0.0, 30.0, 301)
+
 
 def test_period_throughputs_hand_curves() -> None:
     t = np.linspace(0.0, 30.0, 301)
@@ -63,6 +66,16 @@ def test_period_throughputs_hand_curves() -> None:
         (
             {"delivered_pkts": np.zeros(301)},
             r"delivered_pkts must have shape .* got shape \(301,\)",
+        ),
+        # a stop before its start or a count that falls would give negative rates
+        (
+            {"start_s": [0.0, 20.0], "stop_s": [30.0, 10.0]},
+            r"stop_s must not be before start_s: flow 1 starts at 20 s and stops at 10 s",
+        ),
+        (
+            {"delivered_pkts": np.vstack([20.0 * t_, 10.0 * (30.0 - t_)])},
+            r"delivered_pkts must be cumulative \(non-decreasing in time\): flow 1 falls from "
+            r"300 to 299 packets between t_s = 0 and 0.1 s",
         ),
     ],
 )
@@ -134,6 +147,9 @@ def test_thesis_study_validation(kwargs: dict[str, Any], exc: type[Exception], m
         ("qv-many", {"n_points": True}, TypeError, "n_points must be an integer, got True"),
         ("qv-rtt", {"n_points": 1}, ValueError, "n_points must be >= 2, got 1"),
         ("qv-rtt", {"n_points": 2.5}, TypeError, "n_points must be an integer, got 2.5"),
+        # and a sample on every period edge (0, 100, ..., 500 s; 0, 75, ..., 300 s)
+        ("qv-many", {"n_points": 2}, ValueError, r"n_points - 1 a multiple of 5, got n_points=2"),
+        ("qv-rtt", {"n_points": 1000}, ValueError, r"n_points - 1 a multiple of 4, .*e.g. 1001"),
         # 4 flows in the paper's three groups: groups of 1, 1 and 2
         (
             "qv-many",

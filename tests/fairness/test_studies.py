@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
 import pytest
 
-from tcpfluid.fairness import ho_different_rtt_study, qv_different_rtt_study
+from tcpfluid.fairness import ho_different_rtt_study, qv_different_rtt_study, qv_many_flows_study
 from tcpfluid.fluid.ode import OdeFlow, simulate_ode
 from tcpfluid.path import Path
 from tcpfluid.scenarios import SCENARIOS
@@ -67,3 +68,52 @@ def test_ho_different_rtt_docstring_names_the_registered_scenario() -> None:
     doc = inspect.getdoc(ho_different_rtt_study) or ""
     assert "ho-different-rtt" in SCENARIOS
     assert "``ho-different-rtt``" in doc and "no registered scenario" not in doc
+
+
+def test_the_coarsest_grid_a_period_study_accepts_reads_what_a_fine_one_does() -> None:
+    # a period's rate is read from the cumulative counts at its edges: once every edge is a
+    # sample, 5 samples over the run give the per-period Jain's index that 401 give (the
+    # ODE's grid is where it is read, not how it is solved); a grid missing an edge is
+    # refused rather than interpolated across a flow's join
+    small = {"flows_per_group": 2, "bandwidth": "10Mbps", "buffer": 100, "duration": "80s"}
+    coarse = qv_different_rtt_study(algorithms=("vegas",), n_points=5, **small)
+    fine = qv_different_rtt_study(algorithms=("vegas",), n_points=401, **small)
+    assert coarse.table["ode_jain"].tolist() == pytest.approx(
+        fine.table["ode_jain"].tolist(), abs=1e-3
+    )
+    with pytest.raises(ValueError, match=r"n_points - 1 a multiple of 4, got n_points=6"):
+        qv_different_rtt_study(algorithms=("vegas",), n_points=6, **small)
+
+
+def test_document_columns_are_filled_for_the_documents_configuration_only() -> None:
+    from tcpfluid.fairness import thesis_two_flow_study
+    from tcpfluid.published import THESIS_TABLE_3_16, published
+
+    # the TCP-Ho paper's Table 6 is five flows on 100 Mb/s with 300 packets (the RTTs are
+    # the caller's): its printed TCP-Ho row there, none for two flows or another buffer
+    five = [0.05, 0.07, 0.09, 0.11, 0.13]
+    row = ho_different_rtt_study(five, algorithms=("tcp-ho",)).table.iloc[0]
+    assert row["doc_jain"] == published("004/table6/tcp-ho/jain_index").value
+    for other in ({"rtts_s": five[:2]}, {"rtts_s": five, "buffer_pkts": 100.0}):
+        row = ho_different_rtt_study(**{"algorithms": ("tcp-ho",), **other}).table.iloc[0]
+        assert np.isnan(row["doc_jain"]) and np.isnan(row["doc_utilization"])
+    # Tsang's thesis Table 3.16 is RED over 60 s measured from 10 s
+    x2 = next(iter(THESIS_TABLE_3_16))
+    kw = {"x2_ms": [x2], "settings": ["vegas-2"], "duration_s": 20.0, "measure_from_s": 10.0}
+    assert np.isnan(thesis_two_flow_study(**kw).table["doc_jain"].iloc[0])
+    kw["duration_s"] = 60.0
+    red = thesis_two_flow_study(**kw).table["doc_jain"].iloc[0]
+    assert red == THESIS_TABLE_3_16[x2]["vegas-2"]
+    drop_tail = thesis_two_flow_study(queue="drop-tail", **kw).table["doc_jain"].iloc[0]
+    assert np.isnan(drop_tail)
+
+
+def test_period_rows_count_the_active_flows_for_a_law_without_a_fluid_run() -> None:
+    # the paper's three groups joining at 0, 1/5 and 2/5 of the run and staying 3/5 of it
+    # (60 flows on 500 s: C1-C20 from 0 s, C21-C40 from 100 s, C41-C60 from 200 s, each 300
+    # s): 1, 2, 3, 2, 1 groups over the five periods, whether or not the law has an ODE
+    st = qv_many_flows_study(
+        algorithms=("tcp-ho", "vegas"), flows=3, n_points=51, bandwidth="10Mbps"
+    )
+    for algo, rows in st.table.groupby("algorithm"):
+        assert rows["active_flows"].tolist() == [1, 2, 3, 2, 1], algo

@@ -188,8 +188,9 @@ def period_throughputs(
     ------
     ValueError
         ``t_s`` not finite and non-decreasing; ``delivered_pkts`` not finite or not of shape
-        ``(n, k)``; ``start_s``, ``stop_s`` (``stop_s`` may be ``inf``) not one time per
-        flow; ``edges_s`` not increasing, or before 0 or past the trace's end by more than
+        ``(n, k)``, or falling in time (the counts are cumulative); ``start_s``, ``stop_s``
+        (``stop_s`` may be ``inf``) not one time per flow, or a stop before its start;
+        ``edges_s`` not increasing, or before 0 or past the trace's end by more than
         one sample interval (a rate outside the trace is not measured).
     """
     t = _sample_times("t_s", t_s)
@@ -208,6 +209,22 @@ def period_throughputs(
                 f"{name} must give one time (not NaN) per flow of delivered_pkts ({n}), got "
                 f"{v.tolist()!r}"
             )
+    back = np.flatnonzero(stops < starts)
+    if back.size:
+        i = int(back[0])
+        raise ValueError(
+            f"stop_s must not be before start_s: flow {i} starts at {starts[i]:g} s and stops "
+            f"at {stops[i]:g} s"
+        )
+    # cumulative counts never fall (a rounding of the count's own size is tolerated)
+    fall = np.diff(d, axis=1) < -1e-9 * np.maximum(1.0, np.abs(d[:, 1:]))
+    if fall.any():
+        i, j = (int(x) for x in np.argwhere(fall)[0])
+        raise ValueError(
+            "delivered_pkts must be cumulative (non-decreasing in time): flow "
+            f"{i} falls from {d[i, j]:g} to {d[i, j + 1]:g} packets between t_s = {t[j]:g} and "
+            f"{t[j + 1]:g} s"
+        )
     e = as_float_array("edges_s", edges_s)
     if e.ndim != 1 or e.size < 2 or np.any(np.diff(e) <= 0):
         raise ValueError(f"edges_s must be increasing with at least 2 values, got {edges_s!r}")
@@ -221,9 +238,15 @@ def period_throughputs(
         )
     out = []
     for a, b in itertools.pairwise(e.tolist()):
-        idx = np.flatnonzero((starts <= a + 1e-9) & (stops >= b - 1e-9)).astype(np.intp)
+        idx = _active_over(starts, stops, a, b)
         out.append((idx, _window_rates(t, d[idx], a, b)))
     return out
+
+
+def _active_over(start_s: Any, stop_s: Any, a: float, b: float) -> NDArray[np.intp]:
+    """The flows active during all of ``[a, b]`` (s), by their start and stop times (s)."""
+    s0, s1 = np.asarray(start_s, dtype=np.float64), np.asarray(stop_s, dtype=np.float64)
+    return np.flatnonzero((s0 <= a + 1e-9) & (s1 >= b - 1e-9)).astype(np.intp)
 
 
 def _window_rates(t_s: Any, delivered_pkts: Any, a: float, b: float) -> FloatArray:

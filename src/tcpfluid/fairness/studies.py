@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ from . import (
     FairnessStudy,
     FloatArray,
     PacketEngine,
+    _active_over,
     _check_algorithms,
     _check_engine,
     _check_window,
@@ -82,7 +84,8 @@ def thesis_two_flow_study(
         ``ode_overestimate_long_s``; with an engine ``packet_jain, packet_ratio``, the
         BaseRTT errors the packet flows recorded (``packet_base_rtt_error_short_s``,
         ``packet_base_rtt_error_long_s``) and ``ode_measured_x_jain`` (the ODE given those
-        errors: Boutremans–Le Boudec); ``doc_jain`` (NaN for x2 not in the table).
+        errors: Boutremans–Le Boudec); ``doc_jain`` (NaN for x2 not in the table, and for
+        a configuration not the thesis's: another queue, run length or window).
     """
     engine = _check_engine(packet_engine)
     settings = _listed("settings", settings, "setting names")
@@ -95,6 +98,8 @@ def thesis_two_flow_study(
     xs = [check_positive("x2_ms", x) for x in _listed("x2_ms", x2_ms, "access delays (ms)")]
     if not xs:
         raise ValueError("x2_ms must list at least one access delay, got none")
+    # the document's numbers belong to its configuration only (RED, 60 s from 10 s)
+    thesis = queue == "red" and (T, m0) == (60.0, 10.0)
     rows = []
     for x2 in xs:
         for setting in settings:
@@ -114,7 +119,7 @@ def thesis_two_flow_study(
             }
             if engine is not None:
                 row.update(_thesis_packet_columns(sc, engine(sc), m0, T))
-            doc = THESIS_TABLE_3_16.get(int(x2)) if float(x2).is_integer() else None
+            doc = THESIS_TABLE_3_16.get(int(x2)) if float(x2).is_integer() and thesis else None
             row["doc_jain"] = doc[setting] if doc is not None else math.nan
             rows.append(row)
     return _study(
@@ -172,6 +177,20 @@ def _doc_columns(doc: Sequence[float] | None, names: Sequence[str]) -> dict[str,
 
 
 # ----------------------------------------------------------------------------- periods
+def _check_edges_sampled(n_points: int, edges: Sequence[float], duration_s: float) -> None:
+    """Refuse an ODE grid of ``n_points`` samples over ``duration_s`` that misses a period
+    edge: a period's rate is read from the cumulative counts at its edges, and between
+    samples those are interpolated (a flow joining mid-interval, read wrong)."""
+    steps = [Fraction(e / duration_s).limit_denominator(10**6).denominator for e in edges]
+    need = math.lcm(*steps)
+    if (n_points - 1) % need:
+        raise ValueError(
+            f"n_points must put a sample on every period edge ({', '.join(f'{e:g}' for e in edges)}"
+            f" s of a {duration_s:g}-s run): n_points - 1 a multiple of {need}, got "
+            f"n_points={n_points} (e.g. {need * max(1, round((n_points - 1) / need)) + 1})"
+        )
+
+
 def _period_study(
     scenario_name: str,
     algorithms: Sequence[str],
@@ -182,6 +201,7 @@ def _period_study(
     n_points: int,
 ) -> list[dict[str, Any]]:
     n_points = check_int("n_points", n_points, minimum=2)  # the run's first and last sample
+    _check_edges_sampled(n_points, edges, build_scenario(scenario_name, **overrides).duration_s)
     rows: list[dict[str, Any]] = []
     for algo in algorithms:
         sc = build_scenario(scenario_name, **overrides).with_algorithm(algo)
@@ -197,7 +217,8 @@ def _period_study(
         printed = doc.get(algo, ())
         for i, (a, b) in enumerate(itertools.pairwise(edges)):
             row: dict[str, Any] = {"algorithm": algo, "period": f"{a:g}-{b:g} s"}
-            row["active_flows"] = math.nan if ode is None else int(ode[i][0].size)
+            # the flows active during all of the period: the scenario's, whichever engine ran
+            row["active_flows"] = int(_active_over(starts, stops, a, b).size)
             row["ode_jain"] = math.nan if ode is None else _jain_or_nan(ode[i][1])
             if pkt is not None:
                 row["packet_jain"] = _jain_or_nan(pkt[i][1])
@@ -224,7 +245,8 @@ def qv_many_flows_study(
     filled only for the defaults. Vegas and Quick Vegas use α = 2, β = 4 and FAST
     α = 100 (the Quick Vegas paper §5); New Reno is modelled as Reno. ``packet_engine``:
     optional packet simulator (:mod:`tcpfluid.fairness`); ``n_points``: the ODE's samples
-    over the run (an integer >= 2).
+    over the run, with one on every period edge (for the defaults' five periods,
+    ``n_points - 1`` a multiple of 5).
     """
     n = check_int("flows", flows, minimum=3)
     algorithms = _check_algorithms("algorithms", algorithms)
@@ -269,7 +291,8 @@ def qv_different_rtt_study(
     not in its text, so the RTTs (``rtt1``, ``rtt2``, ``rtt3`` overrides) are the
     scenario's choice and the document column is a reference, not a target.
     ``packet_engine``: optional packet simulator (:mod:`tcpfluid.fairness`); ``n_points``:
-    the ODE's samples over the run (an integer >= 2).
+    the ODE's samples over the run, with one on every period edge (for the four periods,
+    ``n_points - 1`` a multiple of 4).
     """
     algorithms = _check_algorithms("algorithms", algorithms)
     engine = _check_engine(packet_engine)
@@ -325,8 +348,10 @@ def ho_different_rtt_study(
     duration_s, measure_from_s
         Run length and averaging window start, s.
 
-    Every law runs with the registry's parameters (:mod:`tcpfluid.algorithms`; Vegas
-    α = 2, β = 4, Enhanced Vegas δ = 3) except FAST, α = 100 (the paper's footnote). No
+    The ``doc_*`` columns are the paper's for five flows on its path (the defaults'
+    rate and buffer), NaN otherwise. Every law runs with the registry's parameters
+    (:mod:`tcpfluid.algorithms`; Vegas α = 2, β = 4, Enhanced Vegas δ = 3) except FAST,
+    α = 100 (the paper's footnote). No
     packet column: the ODE runs the bare path of these propagation RTTs, which the
     registered scenario ``ho-different-rtt`` does not reproduce (its RTTs, set by its
     sources' access delays, add the links' transmission times); run that scenario on the
@@ -339,6 +364,9 @@ def ho_different_rtt_study(
     C = check_positive("bandwidth_pps", bandwidth_pps)
     T, m0 = _check_window(duration_s, measure_from_s)
     path = Path(C, min(d), buffer=buffer_pkts)
+    # the document's numbers belong to its configuration only: five flows on 100 Mb/s
+    # with 300 packets of buffer (the RTTs are the caller's: the paper's figure is missing)
+    paper = len(d) == 5 and C == 100e6 / 8000.0 and float(buffer_pkts) == 300.0
     rows = []
     for algo in algorithms:
         row: dict[str, Any] = {"algorithm": algo}
@@ -351,7 +379,7 @@ def ho_different_rtt_study(
             row.update(ode_jain=summ.jain_index, ode_utilization=summ.utilization, note="")
         else:
             row.update(ode_jain=math.nan, ode_utilization=math.nan, note=_NO_RHS)
-        row.update(_doc_columns(_HO_TABLE_6.get(algo), ("jain", "utilization")))
+        row.update(_doc_columns(_HO_TABLE_6.get(algo) if paper else None, ("jain", "utilization")))
         rows.append(row)
     return _study(
         "ho-different-rtt",
