@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import tcpfluid
 from tcpfluid.metrics import FlowRecord, summarise
@@ -79,3 +80,38 @@ def test_a_loss_ends_slow_start_in_the_summary_of_records() -> None:
     # a loss at the decision's own time is the exit (the round model reacts there)
     assert exit_of(0.4, 8.0) == (0.4, 8.0, 4)
     assert exit_of(2.0, 5.0) == (0.5, 8.0, 5)  # (after the run: none)
+
+
+def test_settling_is_judged_from_the_exit_the_summary_reports() -> None:
+    """By hand: records that keep slow start's phase through a loss recovery to 1.7 s while
+    the window holds 10 packets from 0.3 s on; the loss reaction at 0.25 s ended slow
+    start. Judged from that exit the window settled at 10 at 0.3 s, the sample the window
+    came to rest; judged from the records' exit (1.8 s, less than two tail lengths, 0.4 s,
+    before the run's end at 2 s) it was "still in slow start", from an exit the summary
+    does not report."""
+    t = np.round(np.arange(1, 21) * 0.1, 10)
+    w = np.where(t < 0.3, 2.0 ** (t * 10.0), 10.0)
+    in_ss = t <= 1.7
+    rec = FlowRecord("f", 0.0, math.inf, t, w, in_ss, w, 10.0, 1.0, 0, 0.25, 5.0)
+    s = summarise("x", None, [rec], end_s=2.0, carried_pkts=10.0, capacity_pps=100.0,
+                  bottleneck="b")  # fmt: skip
+    f = s.flows[0]
+    assert f.ss_exit_time_s == 0.25
+    assert f.settled_window_pkts == 10.0 and f.not_settled_reason is None
+    assert f.time_to_equilibrium_s == pytest.approx(0.3)
+    # without the loss: the records' exit, and too late to settle
+    rec = FlowRecord("f", 0.0, math.inf, t, w, in_ss, w, 10.0, 0.0, 0)
+    f = summarise("x", None, [rec], end_s=2.0, carried_pkts=10.0, capacity_pps=100.0,
+                  bottleneck="b").flows[0]  # fmt: skip
+    assert f.ss_exit_time_s == pytest.approx(1.8) and f.settled_window_pkts is None
+    assert "it left slow start at 1.8 s" in str(f.not_settled_reason)
+
+
+def test_a_flow_stopped_just_after_its_loss_exit_names_that_exit() -> None:
+    # stopped 11 ms after the loss reaction that ended its slow start: too soon to settle,
+    # and the reason says when it left slow start (it used to say it never did)
+    sc = load_scenario(EXAMPLE, **OVERSHOOT, **{"flow.1.stop": "0.52s"})
+    f = tcpfluid.simulate(sc, "packet").summary.flows[0]
+    assert f.ss_exit_time_s < 0.52
+    assert f.not_settled_reason is not None
+    assert f"it left slow start at {f.ss_exit_time_s:.6g} s" in f.not_settled_reason

@@ -254,7 +254,13 @@ def _finite(x: Any) -> FloatArray:
 
 
 def slow_start_left(
-    t: FloatArray, in_ss: NDArray[np.bool_] | None, t0: Any, t1: Any, delay: int, sizes: Any
+    t: FloatArray,
+    in_ss: NDArray[np.bool_] | None,
+    t0: Any,
+    t1: Any,
+    delay: int,
+    sizes: Any,
+    loss_s: Any = None,
 ) -> FloatArray:
     """When each flow (a column of ``in_ss``, whether it was in slow start at each sample,
     ``(R, n)``; ``t`` ``(R, 1)`` or ``(R, n)``) left slow start in its segment ``t0 < t <=
@@ -264,7 +270,10 @@ def slow_start_left(
     samples after the first sample out of slow start; :attr:`FlowRecord.exit_delay_samples`)
     if that lies in the segment and in the flow's first ``sizes`` samples; ``inf`` where it
     was in slow start from that sample on and left it at no such moment; ``-inf`` where it
-    was not in slow start then (``in_ss`` ``None``: a law without slow start)."""
+    was not in slow start then (``in_ss`` ``None``: a law without slow start). ``loss_s``
+    (one per flow, ``inf``: none): when a flow's first slow start ended at a loss reaction
+    (:func:`_loss_exit`, the summary's exit); an exit in the segment, whatever slow start's
+    phase the records keep through the recovery."""
     n = t.shape[1] if in_ss is None else in_ss.shape[1]
     if in_ss is None:
         return np.full(n, -np.inf)
@@ -280,7 +289,13 @@ def slow_start_left(
     e = np.argmax(exits, axis=0) + delay
     te = tb[np.minimum(e, R - 1), np.arange(n)]
     ok = exits.any(axis=0) & (e < sizes) & (te <= t1)
-    return np.where(ok, te, np.where(ss.any(axis=0), np.inf, -np.inf))
+    left = np.where(ok, te, np.where(ss.any(axis=0), np.inf, -np.inf))
+    if loss_s is None:
+        return left
+    lo = np.asarray(loss_s, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        at_loss = (lo > t0) & (lo <= t1) & (lo < left)
+    return np.where(at_loss, lo, left)
 
 
 def _convergence(
@@ -291,6 +306,7 @@ def _convergence(
     band: FloatArray,
     chunk: int,
     in_ss: NDArray[np.bool_] | None = None,
+    loss_s: FloatArray | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
     """The convergence time of each flow after each change whose segment holds samples of
     it, as ``(flow, change, time)`` columns (``t``: ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``;
@@ -312,7 +328,8 @@ def _convergence(
     if n == 1:  # the flow's series as one column, as it is judged alone
         for p in range(key.size):
             a, b = t0[p : p + 1], t1[p : p + 1]
-            left = slow_start_left(t, in_ss, a, b, delay, sizes)
+            lo = None if loss_s is None else loss_s[flow[p : p + 1]]
+            left = slow_start_left(t, in_ss, a, b, delay, sizes, lo)
             times[p] = _conv_times(t, fr.settle_window_pkts, a, b, band[flow[p : p + 1]],
                                    left)[0]  # fmt: skip
         return flow, k, times
@@ -329,7 +346,8 @@ def _convergence(
 
         tt = t if t.shape[1] == 1 else pick(t)
         ss = None if in_ss is None else pick(in_ss)
-        left = slow_start_left(tt, ss, t0[sel], t1[sel], delay, sizes[cols])
+        lo = None if loss_s is None else loss_s[cols]
+        left = slow_start_left(tt, ss, t0[sel], t1[sel], delay, sizes[cols], lo)
         times[a:b] = _conv_times(tt, pick(fr.settle_window_pkts), t0[sel], t1[sel],
                                  band[cols], left)[: b - a]  # fmt: skip
     return flow, k, times
@@ -346,18 +364,25 @@ def _conv_times(
 
 
 def _all_converged(
-    changes: tuple[float, ...], start: FloatArray, stop: FloatArray, conv: FloatArray
+    changes: tuple[float, ...],
+    start: FloatArray,
+    stop: FloatArray,
+    conv: FloatArray,
+    end: FloatArray | None = None,
 ) -> FloatArray:
     """After each change, when every flow active over its segment had converged, from the
     change (NaN if one did not, or none was active), per run: ``start``, ``stop`` ``(S,
-    F)``, ``conv`` ``(S, F, K)`` (runs x flows x changes), result ``(S, K)``; flows in
-    blocks, each flow over the changes of its active interval."""
+    F)``, ``conv`` ``(S, F, K)`` (runs x flows x changes), ``end`` ``(S, 1)`` the runs'
+    ends (a flow starting at or after its run's end is active in none of its segments),
+    result ``(S, K)``; flows in blocks, each flow over the changes of its active interval."""
     c = np.asarray(changes, dtype=np.float64)
     K = c.size
     S, F = start.shape
     # flow j is active over segment k (start_j < c_{k+1}, stop_j > c_k) for lo_j <= k < hi_j
     lo = np.maximum(np.searchsorted(c, start, side="right") - 1, 0)
     hi = np.searchsorted(c, stop, side="left")
+    if end is not None:
+        hi = np.where(start >= end, lo, hi)
     best = np.full((S, K), -np.inf)
     active = np.zeros((S, K), dtype=bool)
     missed = np.zeros((S, K), dtype=bool)
@@ -398,7 +423,8 @@ def run_values(
     m0, m1 = measured_s
     end = np.broadcast_to(np.asarray(m1, dtype=np.float64), (S,))[:, None]
     thr = flow_rates(delivered, start, stop, (m0, end), last)
-    before = start < (changes[0] if changes else np.inf)
+    # the flows active before the first change (one starting after the run is in none)
+    before = (start < (changes[0] if changes else np.inf)) & (start < end)
     with np.errstate(invalid="ignore"):
         latest = np.where(before, start + t_eq, -np.inf).max(axis=1, initial=-np.inf)
     settled = before.any(axis=1) & ~(before & np.isnan(t_eq)).any(axis=1)
@@ -408,7 +434,7 @@ def run_values(
     return {
         "throughput_pps": thr,
         "all_settled_time_s": np.where(settled, latest, np.nan),
-        "all_converged_times_s": _all_converged(changes, start, stop, conv),
+        "all_converged_times_s": _all_converged(changes, start, stop, conv, end),
         "jain_index": jain_rows(thr),
         "utilization": _finite(np.broadcast_to(util, (S,))),
     }

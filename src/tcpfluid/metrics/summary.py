@@ -187,6 +187,7 @@ def _columns_of(
         return out
     t = fr.t_s[:, None] if fr.t_s.ndim == 1 else fr.t_s
     in_ss = None
+    loss_left = None  # when a flow's first slow start ended at a loss reaction
     if fr.in_slow_start is not None:
         # a flow with no window (not started yet) has not left slow start, whatever
         # phase its law's state shows before its first round
@@ -207,6 +208,7 @@ def _columns_of(
             decided = np.broadcast_to(t, (R, n))[np.minimum(j - 1, R - 1), np.arange(n)]
             lost, lt = _loss_exit(fr, t, in_ss, first, np.where(found, decided, np.inf), end_s)
             ok, tt = ok | lost, np.where(lost, lt, tt)
+            loss_left = np.where(lost, lt, np.inf)
             w_exit = np.where(lost, np.asarray(fr.first_loss_window_pkts), w_exit)
             # the round the loss reaction falls in: the one ending at the first sample at
             # or after it
@@ -218,8 +220,9 @@ def _columns_of(
     band = np.asarray(bands, dtype=np.float64)
     stop = np.minimum(end_s, fr.stop_s)
     first_end = _first_end(fr.start_s, stop, changes)  # as settling_by_segment
-    # settled only out of slow start: from its first exit in the segment on
-    left = slow_start_left(t, in_ss, fr.start_s, first_end, fr.exit_delay_samples, sizes)
+    # settled only out of slow start: from its first exit in the segment on (the exit the
+    # summary reports: at a loss reaction where slow start ended at one)
+    left = slow_start_left(t, in_ss, fr.start_s, first_end, fr.exit_delay_samples, sizes, loss_left)
     eq = settling(t, fr.settle_window_pkts, t_start=fr.start_s, t_end=first_end,
                   settle_band=band, left_slow_start_s=left)  # fmt: skip
     has = sizes > 0
@@ -230,7 +233,7 @@ def _columns_of(
     out["centre"] = np.where(settled, _finite(eq.centre), np.nan)
     out["amplitude"] = np.where(settled, _finite(eq.amplitude), np.nan)
     if K:
-        flow, k, conv = _convergence(fr, t, changes, stop, band, CHUNK_FLOWS, in_ss)
+        flow, k, conv = _convergence(fr, t, changes, stop, band, CHUNK_FLOWS, in_ss, loss_left)
         out["conv"][flow, k] = np.where(has[flow], conv, np.nan)
     if reasons:
         out["reason"] = _reasons(eq, has & ~settled)
