@@ -153,11 +153,18 @@ def test_study_json_and_plot() -> None:
     d = json.loads(json.dumps(st.to_dict()))
     assert d["source"] == "Tsang's thesis (2000), Table 3.16" and len(d["rows"]) == 2
     assert len(st.plot()) == 2  # ODE and document lines
+    # five flows on the paper's path: its Table 6 column is drawn beside the ODE's
+    five = [0.05, 0.07, 0.09, 0.11, 0.13]
     st2 = ho_different_rtt_study(
-        [0.05, 0.1], algorithms=("vegas", "tcp-ho"), duration_s=20.0, measure_from_s=10.0
+        five, algorithms=("vegas", "tcp-ho"), duration_s=20.0, measure_from_s=10.0
     )
     json.dumps(st2.to_dict())
     assert len(st2.plot()) == 2
+    # two flows are not the paper's configuration: no document line
+    two = ho_different_rtt_study(
+        five[:2], algorithms=("vegas", "tcp-ho"), duration_s=20.0, measure_from_s=10.0
+    )
+    assert len(two.plot()) == 1
 
 
 def test_period_study_packet_hook() -> None:
