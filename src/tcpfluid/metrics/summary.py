@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from ..algorithms.base import LOSS_BURST_TIMEOUT, LOSS_TIMEOUT, SLOW_START
 from . import settling, slow_start_exit
+from ._exits import _loss_exit, slow_start_left
 from ._records import (
     FlowRecord,
     FlowRecords,
@@ -27,14 +28,12 @@ from ._records import (
     _convergence,
     _finite,
     _flow_columns,
-    _loss_exit,
     _per_flow,
     _same_as_previous,
     _take,
     check_settle_band,
     check_summary_size,
     run_values,
-    slow_start_left,
     spread_groups,
 )
 from ._settling import _first_end
