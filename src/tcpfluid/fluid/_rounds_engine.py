@@ -178,9 +178,8 @@ class RoundEngine:
         """The flows with places in the round's burst and the class whose rounds place them."""
         S, F = self.S, self.F
         d = self._flow_d()
-        placed, cycles = placed_flows(
-            *(a.reshape(S, F) for a in (self.start_n, d, self.cwnd0, self.spacing_n))
-        )
+        cols = (a.reshape(S, F) for a in (self.start_n, d, self.cwnd0, self.spacing_n))
+        placed, cycles = placed_flows(*cols)
         placed = placed.reshape(-1)
         if not placed.any():
             return
@@ -223,10 +222,12 @@ class RoundEngine:
         self.off = False
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
-        #: per flow: the RTT and forward delay its first packet saw (inf: not seeded)
+        #: per flow: the RTT and forward delay its first packet saw (inf: not seeded), a busy
+        #: joiner's wait behind others and whether its floor is due (_first_packets); per
+        #: class: some flow joined without a base RTT yet, the rounds left of its floor
         self.first_rtt, self.first_fwd = np.full(n, np.inf), np.full(n, np.inf)
-        #: per class: whether some of its flows may have joined without a base RTT yet
-        self.unseeded = [True] * K
+        self.join_ahead: FloatArray | None = None
+        self.join_due, self.unseeded, self.floor_rounds = np.zeros(n, bool), [True] * K, [2] * K
         #: per flow: the window of its round in progress (0 when inactive), its share of
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
@@ -312,8 +313,7 @@ class RoundEngine:
             progress(1.0)
 
     def results(self) -> dict[str, Any]:
-        """The :class:`~._rounds_results.RoundTrace` fields of the finished run other than its
-        series and paths."""
+        """The :class:`~._rounds_results.RoundTrace` fields of the run but series and paths."""
         run, S, F = self.run, self.S, self.F
         delivered = self.delivered.reshape(S, F)
         return {
@@ -378,7 +378,7 @@ class RoundEngine:
                 start = self.start_n[ix]
             if any_of(joining):
                 # the law's fresh state and first action; their base RTTs forgotten
-                self.unseeded[c] = True
+                self.unseeded[c], self.floor_rounds[c] = True, 2
                 ls = self.ls
                 for key, arr in ls.state.items():
                     arr[joining] = ls.fresh[key][joining]
@@ -499,8 +499,8 @@ class RoundEngine:
             assert self.places is not None
             seen, seen_min = self.places(self.count[c], act, z, ker.R, rtts)
         sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
-        if self.count[c] < 2:  # (a class's first rounds: docs/round-model.md)
-            first_packets_floor(self, ix, self.count[c] == 1)
+        if self.floor_rounds[c]:  # (a class's first rounds: docs/round-model.md)
+            first_packets_floor(self, ix, c)
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:

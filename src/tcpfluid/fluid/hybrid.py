@@ -25,7 +25,7 @@ from ..metrics.summary import traced_summary
 from ..queueing import RedParameters
 from ..results import EngineSummary
 from . import _hybrid_kernel as K
-from ._first_packets import first_packet_waits
+from ._first_packets import busy_join_floor, first_packet_waits, join_waits
 from ._hybrid_inputs import (
     DROP_SHARES,
     OPTION_RULES,
@@ -163,18 +163,19 @@ def simulate_hybrid(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    st, laws, box, lock = _initial_state(run, opts)
-    _run_steps(st, box, laws, run, progress, lock)
+    st, laws, box, lock, ahead = _initial_state(run, opts)
+    _run_steps(st, box, laws, run, progress, lock, ahead)
     return _collect(laws, st, box, run, red)
 
 
 def _initial_state(
     run: Run, opts: dict[str, Any]
-) -> tuple[KernelState, _Laws, _Boundary, StartLockout]:
+) -> tuple[KernelState, _Laws, _Boundary, StartLockout, FloatArray]:
     """The state at time 0 of a checked run (``opts``: the keywords of
     :func:`simulate_hybrid`, its options checked): the kernel's state with the flows' places
-    and first packets' RTTs, the laws, the round boundary's state and the lock-out at a
-    simultaneous start."""
+    and first packets' RTTs, the laws, the round boundary's state, the lock-out at a
+    simultaneous start and each joiner's wait behind the joiners ahead of it
+    (:func:`~._first_packets.join_waits`, s)."""
     F = run.d.size
     lead = per_flow("flow_lead_s", opts["flow_lead_s"], F, 0.0)
     spacing = per_flow("flow_spacing_s", opts["flow_spacing_s"], F, 0.0)
@@ -216,14 +217,21 @@ def _initial_state(
                 (start + lead)[first], laws.init_cwnd[first], spacing[first], 1.0 / mu_a
             )
             st.ff[first, K.F_FIRST_RTT] = d[first] + waits
-    return st, laws, _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0)), lock
+    ahead = join_waits(st.ff[:, K.F_START], lead, laws.init_cwnd, spacing, 1.0 / run.mu)
+    return st, laws, _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0)), lock, ahead
 
 
 def _run_steps(
-    st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Progress, lock: StartLockout
+    st: KernelState,
+    box: _Boundary,
+    laws: _Laws,
+    run: Run,
+    progress: Progress,
+    lock: StartLockout,
+    ahead: FloatArray,
 ) -> None:
     """Step the kernel to the run's end, answering its calls (joins, growth, decisions in
-    Python, progress)."""
+    Python, progress); ``ahead``: each joiner's wait behind the joiners ahead of it, s."""
     mu, t_end, buf, dt, n_steps = run.mu, run.t_end, run.buf, run.dt, run.n_steps
     ff, g = st.ff, st.g
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
@@ -238,6 +246,7 @@ def _run_steps(
             if code == K.JOIN:
                 joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= ff[:, K.F_START])
                 lock.retransmit(ff, joining, bool(no_room(g[K.G_Q], buf)))
+                busy_join_floor(ff, joining, k * dt, float(g[K.G_Q]) / mu, ahead)
                 laws.restart(joining)
                 ff[joining, K.F_W] = laws.init_cwnd[joining]
                 ff[joining, K.F_INCR] = laws.init_incr[joining]
