@@ -247,3 +247,19 @@ def test_quick_vegas_note_gives_the_first_reach_the_senders_see():
     w, t = np.asarray(r.window_pkts)[0], np.asarray(r.time_s)
     packets = float(t[np.flatnonzero(w >= 628.0)[0]])
     assert float(m.group(1)) == pytest.approx(packets, rel=0.05)
+
+
+@pytest.mark.parametrize("law", ["tcp-ho", "vegas", "quick-vegas"])
+def test_every_missing_prediction_says_why(law: str) -> None:
+    # TCP-Ho on 10 Mb/s x 100 ms: no slow start, no gamma/alpha/beta, a window only from
+    # the round map; Vegas and Quick Vegas give every field there
+    from tcpfluid.analytic import predict
+
+    d = predict(law, Path(1250.0, 0.1)).to_dict()
+    nulls = {k for k, v in d.items() if v is None}
+    assert set(d["why_null"]) == nulls - {"ss_exit_window"}
+    if law == "tcp-ho":
+        assert d["why_null"]["ss_exit_time_s"] == "no closed form: TCP-Ho has no slow start"
+        assert d["why_null"]["alpha_pkts"] == "alpha is not a parameter of TCP-Ho"
+    else:
+        assert nulls == set()

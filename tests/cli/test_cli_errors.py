@@ -104,6 +104,24 @@ def test_predict_huge_gamma_is_a_message_not_an_overflow(capsys: Any) -> None:
     assert "OverflowError" not in err
 
 
+@pytest.mark.parametrize(
+    ("sets", "says"),
+    [(["gamma=0"], "gamma must be > 0, got 0.0"), (["alpha=5", "beta=2"], "alpha must be <= beta")],
+)
+def test_predict_scenario_names_a_bad_law_parameter(
+    capsys: Any, sets: list[str], says: str
+) -> None:
+    # the parameter and its range, as simulate says; not "run it on the packet simulator",
+    # which refuses the same value
+    argv = ["predict", "qv-basic", "-a", "vegas", *(x for s in sets for x in ("--set", s))]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    _one_line_error(err, says)
+    assert "packet simulator" not in err
+    assert main(["simulate", "qv-basic", "-a", "vegas", "-e", "packet", *argv[4:]]) == 2
+    _one_line_error(capsys.readouterr().err, says)
+
+
 # ------------------------------------------------------------------------------ outputs
 def test_unwritable_sweep_out_fails_before_any_work(tmp_path: Path, capsys: Any) -> None:
     cfg = tmp_path / "c.toml"

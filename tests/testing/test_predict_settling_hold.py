@@ -55,3 +55,17 @@ def test_no_exit_and_no_settling_after_the_end_of_the_run() -> None:
     for q in ("ss_exit_time_s", "ss_exit_window", "time_to_equilibrium_s"):
         assert got[(q, None)].value is None, q  # type: ignore[attr-defined]
     assert "after the end of the flow's run" in got[("ss_exit_time_s", None)].note  # type: ignore[attr-defined]
+
+
+def test_a_buffer_below_the_slow_start_queue_takes_the_closed_forms_out() -> None:
+    # qv-basic with a 10-packet buffer: the closed forms' lossless slow start would leave
+    # it at 64 packets (round 12, 1.202 s), building a 32-packet queue the buffer cannot
+    # hold; the packet run loses and leaves at 32. The closed forms refuse the flow's path
+    # and the round model answers, as the packets do
+    sets = {"buffer": "10", "duration": "20s"}
+    preds = predict_scenario("qv-basic", algorithm="vegas", sets=sets, cache=RunCache())
+    got = {(p.quantity, p.change): p for p in preds}
+    w = got[("ss_exit_window", None)]
+    assert w.source == "round model" and "buffer=10 packets is smaller than" in w.note
+    packets = simulate(build_scenario("qv-basic", algorithm="vegas", **sets), "packet")
+    assert w.value == packets.summary.flows[0].ss_exit_window_pkts == 32.0

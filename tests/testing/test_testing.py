@@ -382,7 +382,10 @@ def _domain_note() -> str:
     # 20 Vegas flows on the TCP-Ho paper's Table 7 dumbbell (10 Mb/s x 6 ms): mu*d/20 of
     # path each, below slow start's critical window (eq. 6)
     mu, d = _mu_d(10e6, 0.006)
-    where = "outside the closed forms' domain: slow_start_exit"
+    where = (
+        "outside the closed forms' domain (each of the 20 flows starting together: 1/20 of "
+        "the rate and buffer): slow_start_exit"
+    )
     return f"{where}: with gamma=1.0 and bdp={mu * d / 20:.5g}"
 
 

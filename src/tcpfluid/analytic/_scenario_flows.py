@@ -105,13 +105,16 @@ def flow_prediction(
     try:
         pr = predict(
             f.algorithm or "",
-            Path(mu_a / n, view.path.d),
+            # each of the group's n flows: its share of the rate and of the buffer (the
+            # closed forms refuse a buffer below the queue of their slow start)
+            Path(mu_a / n, view.path.d, buffer=view.path.buffer_pkts / n),
             round_map=round_map,
             rule="sender",  # a scenario's flows are the packet sender's (docs/analytic.md)
             **th,  # type: ignore[arg-type]
         )
     except ValueError as exc:  # the flow's path is outside the closed forms' domain
-        return f"outside the closed forms' domain: {exc}"
+        share = f" (each of the {n} flows starting together: 1/{n} of the rate and buffer)"
+        return f"outside the closed forms' domain{share if n > 1 else ''}: {exc}"
     return pr, n, th
 
 

@@ -111,10 +111,13 @@ class Prediction:
     def to_dict(self) -> dict[str, Any]:
         """Fields as a JSON-ready dict (the ``tcpfluid predict --json`` keys), with the
         spellings of ``tcpfluid simulate --json`` beside them (``ss_exit_window``,
-        ``settled_window``, ``settled_window_pkts``)."""
+        ``settled_window``, ``settled_window_pkts``) and ``why_null``: for each field that
+        is ``None``, why."""
         out = fields_dict(self)
+        why = {k: _why_none(self, k) for k, v in out.items() if v is None}
         out["ss_exit_window"] = self.ss_exit_window_pkts
         out["settled_window"] = out["settled_window_pkts"] = self.equilibrium_window_pkts
+        out["why_null"] = why
         return out
 
 
@@ -123,6 +126,8 @@ def _why_none(pr: Prediction, field: str) -> str:
     the round map gave none (:attr:`Prediction.note`)."""
     if field in ("rounds_to_equilibrium", "time_to_equilibrium_s"):
         return pr.note or "no closed form gives the settling on this path"
+    if field in ("gamma_pkts", "alpha_pkts", "beta_pkts") and pr.algorithm == "tcp-ho":
+        return f"{field.split('_')[0]} is not a parameter of TCP-Ho"
     why = _TCP_HO_NONE.get(field) if pr.algorithm == "tcp-ho" else None
     return f"no closed form: {why or f'none gives {field} on this path'}"
 

@@ -328,6 +328,11 @@ def _scenario(
             f"flows {missing} of scenario {sc.name!r} have no algorithm; pass algorithm='vegas' "
             "(or another name of tcpfluid.algorithms.ALGORITHMS)"
         )
+    # a law's parameters checked at the door (the engines would each refuse them later)
+    from ..algorithms import get_law
+
+    for alg, params in {(f.algorithm, tuple(sorted(f.params.items()))) for f in sc.flows}:
+        get_law(alg, **dict(params))
     return sc
 
 
