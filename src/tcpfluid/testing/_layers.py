@@ -332,7 +332,7 @@ def _scenario(
     from ..algorithms import get_law
 
     for alg, params in {(f.algorithm, tuple(sorted(f.params.items()))) for f in sc.flows}:
-        get_law(alg, **dict(params))
+        get_law(alg or "", **dict(params))  # (every flow has one: checked above)
     return sc
 
 
