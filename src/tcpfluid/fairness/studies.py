@@ -201,10 +201,11 @@ def _period_study(
     n_points: int,
 ) -> list[dict[str, Any]]:
     n_points = check_int("n_points", n_points, minimum=2)  # the run's first and last sample
-    _check_edges_sampled(n_points, edges, build_scenario(scenario_name, **overrides).duration_s)
+    base = build_scenario(scenario_name, **overrides)
+    _check_edges_sampled(n_points, edges, base.duration_s)
     rows: list[dict[str, Any]] = []
     for algo in algorithms:
-        sc = build_scenario(scenario_name, **overrides).with_algorithm(algo)
+        sc = base.with_algorithm(algo)
         starts = [f.start_s for f in sc.flows]
         stops = [min(f.stop_s, sc.duration_s) for f in sc.flows]
         ode: list[tuple[NDArray[np.intp], FloatArray]] | None = None

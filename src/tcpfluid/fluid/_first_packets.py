@@ -114,10 +114,11 @@ def busy_join_floor(
     ff[j, K.F_FIRST_RTT] = ff[j, K.F_D] + queue_s + ahead[j]
 
 
-def _join_waits(eng: RoundEngine, inv_mu: Any) -> FloatArray:
-    """:func:`join_waits` of every scenario of the round engine ``eng``, per flow."""
+def _join_waits(eng: RoundEngine) -> FloatArray:
+    """:func:`join_waits` of every scenario of the round engine ``eng``, per flow (a packet
+    ahead costs the link's packet time 1/μ, as in the hybrid model)."""
     S, m = eng.S, eng.F
-    inv = np.broadcast_to(np.asarray(inv_mu, dtype=np.float64), (S,))
+    inv = 1.0 / np.broadcast_to(np.asarray(eng.mu, dtype=np.float64), (S,))
     out = np.zeros(eng.n)
     for s in range(S):
         own = slice(s * m, (s + 1) * m)
@@ -141,7 +142,7 @@ def seed_first_packets(eng: RoundEngine, t0: FloatArray, d: FloatArray, inv_mu: 
     busy = first & per_flow(idle > 0.0, m)
     if any_of(busy):  # joiners of a busy bottleneck: behind the queue and each other
         if eng.join_ahead is None:
-            eng.join_ahead = _join_waits(eng, inv_mu)
+            eng.join_ahead = _join_waits(eng)
         eng.join_due |= busy & (eng.join_ahead > 0.0)
     first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
     if not any_of(first):

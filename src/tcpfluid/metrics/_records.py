@@ -301,7 +301,7 @@ def _all_converged(
     start: FloatArray,
     stop: FloatArray,
     conv: FloatArray,
-    end: FloatArray | None = None,
+    end: FloatArray,
 ) -> FloatArray:
     """After each change, when every flow active over its segment had converged, from the
     change (NaN if one did not, or none was active), per run: ``start``, ``stop`` ``(S,
@@ -313,9 +313,7 @@ def _all_converged(
     S, F = start.shape
     # flow j is active over segment k (start_j < c_{k+1}, stop_j > c_k) for lo_j <= k < hi_j
     lo = np.maximum(np.searchsorted(c, start, side="right") - 1, 0)
-    hi = np.searchsorted(c, stop, side="left")
-    if end is not None:
-        hi = np.where(start >= end, lo, hi)
+    hi = np.where(start >= end, lo, np.searchsorted(c, stop, side="left"))
     best = np.full((S, K), -np.inf)
     active = np.zeros((S, K), dtype=bool)
     missed = np.zeros((S, K), dtype=bool)
