@@ -19,9 +19,12 @@ def columns(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
 
 def cell(x: Any, digits: int = 4) -> str:
     """A value for a table cell: ``-`` for ``None``, a float to ``digits`` significant
-    digits, a list or tuple in brackets."""
+    digits, a list or tuple in brackets; an integer of 16 digits or more (beyond what a
+    float count resolves) as a float."""
     if x is None:
         return "-"
+    if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**15:
+        return f"{float(x):.{digits}g}"
     if isinstance(x, tuple | list):
         return "[" + ", ".join(cell(v, digits) for v in x) + "]"
     if isinstance(x, float):

@@ -200,12 +200,25 @@ def test_rounds_with_a_standing_queue_last_longer_than_d(algorithm):
     n = pr.rounds_to_equilibrium - pr.ss_exit_round
     by_hand = sum(max(path.d, (896 - j) / path.mu) for j in range(n))  # plain loop
     assert pr.time_to_equilibrium_s == pytest.approx(pr.ss_exit_time_s + by_hand)
-    # the packet simulator on that path: the same settling time within 0.3 s (its slow
-    # start's exit round already carries a 400-packet queue, 0.13 s the closed form leaves
-    # out, and settling is resolved to a round, 0.1-0.16 s); rounds × d missed it by 6 s
+    # the packet simulator on that path: the slow start's exit round carries a 400-packet
+    # queue (0.13 s past 20 × d) that the closed form now counts, to the microsecond
     sc = path.scenario(algorithm, 60.0, params={"gamma": 120.0})
-    got = simulate(sc, "packet").summary.flows[0].time_to_equilibrium_s
-    assert got == pytest.approx(pr.time_to_equilibrium_s, abs=0.3)
+    res = simulate(sc, "packet")
+    flow = res.summary.flows[0]
+    assert flow.ss_exit_time_s == pytest.approx(pr.ss_exit_time_s, abs=1e-6)
+    assert flow.ss_exit_time_s > pr.ss_exit_round * path.d + 0.1
+    got = flow.time_to_equilibrium_s
+    round_s = 641.0 / path.mu  # a round at the edge of the settling band
+    if algorithm == "vegas":  # the same round (settling is resolved to a round)
+        assert got == pytest.approx(pr.time_to_equilibrium_s, abs=round_s)
+    else:
+        # Enhanced Vegas (α = β) ends in a cycle of a few packets in packets, a point in
+        # the closed form; settling counts that cycle as settled, so the packets settle
+        # earlier by at most one round per packet of the cycle's swing, plus one
+        late = res.window_pkts[0][res.time_s > 40.0]
+        swing = float(late.max() - late.min())
+        assert 1.0 < swing < 5.0
+        assert 0.0 <= pr.time_to_equilibrium_s - got <= (swing + 1.0) * round_s
     assert abs(got - pr.rounds_to_equilibrium * path.d) > 5.0
 
 

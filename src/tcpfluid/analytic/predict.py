@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
@@ -16,7 +17,7 @@ from .._validation import check_bool, check_choice, check_positive
 from ..metrics._settling import base_band_pkts, base_band_text
 from ..path import Path
 from ._domain import check_alpha_beta, check_in_band, check_modelled_path, equilibrium_band
-from .convergence import conspicuous_round, rounds_to_equilibrium
+from .convergence import conspicuous_round
 from .slow_start import SLOW_START_RULES, resolve_rtt_model, slow_start_exit
 
 __all__ = ["PREDICT_ALGORITHMS", "SETTLING_ROUTES", "Prediction", "predict"]
@@ -197,7 +198,8 @@ def predict(
         # round; the paper's own analysis, feedback_rounds=0, is two rounds early at about
         # half of all μd)
         total = int(conspicuous_round("tcp-ho", bdp, feedback_rounds=1))
-        reach_s = total * d
+        # round i (1..total) carries Table 4's window (i² − 2i + 8, + 1 if i is odd)/4
+        reach_s = _rising_time_s((2.0, -0.5, 0.25), 1, total + 1, bdp, d, odd=0.25)
     else:
         ex = slow_start_exit(
             algorithm,
@@ -215,11 +217,6 @@ def predict(
         check_in_band(settled, band, what="predict")
         total = ex.exit_round + ca_rounds
         reach_s = ex.exit_time_s + ca_s
-        if not math.isfinite(reach_s):
-            raise ValueError(
-                f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets "
-                f"and d={d!r} s; the path must be far below the float range"
-            )
         fields = {
             "critical_window_pkts": ex.critical_window_pkts,
             "ss_exit_round": ex.exit_round,
@@ -229,6 +226,11 @@ def predict(
             "equilibrium_window_pkts": settled,
             "equilibrium_band_pkts": band,
         }
+    if not math.isfinite(reach_s):
+        raise ValueError(
+            f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets "
+            f"and d={d!r} s; the path must be far below the float range"
+        )
     route, note = "closed form", ""
     if algorithm in ("quick-vegas", "tcp-ho"):
         law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
@@ -348,11 +350,8 @@ def _approach(
     (docs/analytic.md, "Domain of the closed forms")."""
     if algorithm == "quick-vegas":
         w, rounds, seconds, m = start, 0, 0.0, 0.5 * (a + b)
-        if start <= bdp + m:  # eq. 12, from below: no standing queue
-            k = math.ceil(
-                float(rounds_to_equilibrium("quick-vegas", start, (bdp + m) / start, beta=b)) - 1e-9
-            )
-            return bdp + m, k, k * d
+        if start <= bdp + m:  # from below, Δ = 0 as eq. 12 holds it
+            return bdp + m, *_quick_vegas_rise(start, bdp + m, a, b, bdp, d)
         while w - bdp > m + 1e-9:
             seconds += _rounds_time_s(w, 0.0, 1, bdp, d)
             delta = w - bdp
@@ -365,6 +364,70 @@ def _approach(
     target = bdp + a
     k = max(math.ceil(target - start - 1e-9), 0)
     return max(target, start), k, _rounds_time_s(start, 1.0, k, bdp, d)
+
+
+def _quick_vegas_rise(
+    start: float, target: float, a: float, b: float, bdp: float, d: float
+) -> tuple[int, float]:
+    """Rounds and seconds for Quick Vegas to first reach ``target`` from ``start`` below it
+    with Δ = 0 (eq. 12's assumption; α, β its thresholds, d the base RTT): eq. (3) adds
+    β·i in the i-th round (eq. 11, succ never reset), at most doubling the window (the
+    pseudo-code's cap, erratum E3: it binds while the window is below β·i); with α = 0, Δ = 0
+    is never below α and the window grows one packet a round (the band's lower half)."""
+    if a <= 0.0:
+        k = max(math.ceil(target - start - 1e-9), 0)
+        return k, _rounds_time_s(start, 1.0, k, bdp, d)
+    w, i, seconds = start, 0, 0.0
+    while w < target - 1e-9 and b * (i + 1) > w:  # capped: the window doubles
+        seconds += d * max(1.0, w / bdp)
+        w, i = 2.0 * w, i + 1
+    if w >= target - 1e-9:
+        return i, seconds
+    # uncapped from here on (β(i + 1) <= w stays so): after j more rounds the window is
+    # w + β(i·j + j(j + 1)/2); eq. 12 where i = 0
+    q = 2.0 * i + 1.0
+    root = (-q + math.sqrt(q * q + 8.0 * (target - w) / b)) / 2.0
+    if not math.isfinite(root):
+        raise ValueError(
+            f"predict: Quick Vegas's rounds to its target overflow a float for beta={b!r} "
+            f"and a target of {target!r} packets"
+        )
+    k = math.ceil(root - 1e-9)
+    return i + k, seconds + _rising_time_s((w, b * i + b / 2.0, b / 2.0), 0, k, bdp, d)
+
+
+def _rising_time_s(
+    coef: tuple[float, float, float], lo: int, hi: int, bdp: float, d: float, odd: float = 0.0
+) -> float:
+    """Seconds of the rounds j = ``lo``..``hi`` − 1 carrying the non-decreasing windows
+    ``c0 + c1·j + c2·j²`` (+ ``odd`` where j is odd), packets: d a round while the window is
+    at most μd, W/μ = d·W/μd above. Exact rational sums (no loop over the rounds: the first
+    round above μd by bisection, the sums of j and j² in closed form)."""
+    if hi <= lo:
+        return 0.0
+    c0, c1, c2, od, big = (Fraction(x) for x in (*coef, odd, bdp))
+
+    def window(j: int) -> Fraction:
+        return c0 + c1 * j + c2 * j * j + (od if j % 2 else 0)
+
+    first, last = lo, hi  # the first round above μd, in [lo, hi]
+    while first < last:
+        mid = (first + last) // 2
+        first, last = (first, mid) if window(mid) > big else (mid + 1, last)
+
+    def s1(x: int) -> int:  # 0 + 1 + ... + x
+        return x * (x + 1) // 2
+
+    def s2(x: int) -> int:  # 0 + 1 + ... + x²
+        return x * (x + 1) * (2 * x + 1) // 6
+
+    n = hi - first
+    above = c0 * n + c1 * (s1(hi - 1) - s1(first - 1)) + c2 * (s2(hi - 1) - s2(first - 1))
+    above += od * (hi // 2 - first // 2)  # the odd j in [first, hi)
+    try:
+        return float(Fraction(d) * ((first - lo) + above / big))
+    except OverflowError:
+        return math.inf
 
 
 def _rounds_time_s(first: float, step: float, n: int, bdp: float, d: float) -> float:
@@ -445,11 +508,11 @@ def _round_map_settling(
             if target_pkts is not None:
                 w = res.window_pkts[0]
                 hit = np.flatnonzero(w >= target_pkts - 1e-9)
-                if hit.size:  # Quick Vegas's eq. 12 assumes succ is never reset
+                if hit.size:  # Quick Vegas's closed forms assume succ is never reset
                     why += (
                         f"; its window first reaches the target {target_pkts:.4g} packets at "
-                        f"{res.time_s[hit[0]]:.4g} s, where the closed form (eq. 12, succ "
-                        f"never reset) counts {reach_s:.4g} s"
+                        f"{res.time_s[hit[0]]:.4g} s, where the closed forms (eqs. 11-12, "
+                        f"succ never reset) count {reach_s:.4g} s"
                     )
             window = res.summary.flows[0].settled_window_pkts
             return _RoundMap(rounds, float(t_settle), why, queue, window)

@@ -284,8 +284,10 @@ class SlowStartExit(FieldsDict):
 
     Fields: the Table-1 index of the
     round that sent the window reaching W* (``window_pkts``), W*, the window after the 1/8
-    cut, the end of that round ``(round + 1) d`` (s), the exit round ``round + 2`` (whose
-    end the sender decides at; docs/analytic.md, "One round numbering") and its end (s)."""
+    cut, the end of that round (s), the exit round ``round + 2`` (whose end the sender
+    decides at; docs/analytic.md, "One round numbering") and its end (s). A round lasts d,
+    or W/μ where its window W exceeds μd (``(round + 1) d`` and ``exit_round · d`` where
+    every window is at most μd)."""
 
     round: int
     window_pkts: float
@@ -340,13 +342,23 @@ def slow_start_exit(
     w = float(windows[r])
     # the deciding round's window, the next of the table (beyond it: past the float range)
     cut = (float(windows[r + 1]) if r + 1 < n else float("inf")) if lagged else w
-    _finite_result("slow_start_exit", lambda: (decide * d, cut), bdp=bdp, rtt_s=rtt_s)
+    # a round lasts d, or W/μ where its window W keeps a standing queue W − μd; the
+    # deciding round carries the window it cuts. The documents' rule: rounds 0..decide−2
+    # carry the table's windows. The sender's rule reads the RTTs a round late: round i
+    # carries the table's window i − 1 (round 0 the first window)
+    if lagged:
+        carried = np.append(windows[:1], windows[: decide - 1])
+    else:
+        carried = np.append(windows[: decide - 1], cut)
+    lengths = _finite_result(
+        "slow_start_exit", lambda: d * np.maximum(carried / b, 1.0), bdp=bdp, rtt_s=rtt_s
+    )
     return SlowStartExit(
         round=r,
         window_pkts=w,
         critical_window_pkts=w_star,
         exit_window_pkts=cut * 7.0 / 8.0,
-        time_s=(r + 1) * d,
+        time_s=float(lengths[: r + 1].sum()),
         exit_round=decide,
-        exit_time_s=decide * d,
+        exit_time_s=float(lengths.sum()),
     )
