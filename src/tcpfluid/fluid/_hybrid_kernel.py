@@ -129,7 +129,7 @@ G_IDLE = 10  # the bottleneck's unused service, packets: carried = μ × time - 
 G_QAREA = 11  # the queue's time integral over the steps so far (each step's queue after
 #               it, over the step's part inside the run), packet-seconds
 G_MARK = 12  # a time, s: the counts of the steps that end by it are kept (``*_MARK``)
-G_MARKED = 13  # 1.0 once they are
+G_MARKED = 13  # 0.5 once the step start's are kept, 1.0 once moved to the mark itself
 G_QAREA_MARK = 14  # G_QAREA at the mark
 G_REDO = 15  # 1.0: every flow's sending of the next step is (re)computed when ``advance``
 #              resumes (at the start, and after a join); else only the touched flows'
@@ -141,7 +141,8 @@ G_LEARNT = 19  # and those that learnt of their losses: row 2 of ``touched`` (in
 G_CREDIT_ADDED = 20  # every flow's arrivals at a full queue since the last run began
 G_RUNS_ON = 21  # 1.0: the queue overflowed in the last step (runs may be under way)
 G_CROSS = 22  # the cross traffic's rate in the step, packets/s (:func:`repair_rtt`)
-N_GLOBALS = 23
+G_MARK_FRAC = 23  # where the mark falls in its step (0..1): the counts at it interpolated
+N_GLOBALS = 24
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -232,6 +233,19 @@ def _record(ff, j, w, rec_f, r, k, every, dt):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
+def mark_counts(ff, g):  # type: ignore[no-untyped-def]
+    """Move the counts kept at the start of the mark's step (``*_MARK``) to the mark
+    itself, linearly over that step (called once it has ended, or when the run ends in
+    it): the measured time starts at the mark, not up to a step before it."""
+    f = g[G_MARK_FRAC]
+    for j in range(ff.shape[0]):
+        ff[j, F_ACKED_MARK] += f * (ff[j, F_ACKED] - ff[j, F_ACKED_MARK])
+        ff[j, F_LOST_MARK] += f * (ff[j, F_LOST_TOTAL] - ff[j, F_LOST_MARK])
+    g[G_QAREA_MARK] += f * (g[G_QAREA] - g[G_QAREA_MARK])
+    g[G_MARKED] = 1.0
+
+
+@njit(**_JIT)
 def advance(  # type: ignore[no-untyped-def]
     k,
     n_steps,
@@ -305,6 +319,7 @@ def advance(  # type: ignore[no-untyped-def]
     HA = qa_ring.shape[0]
     fifo_sample = HA > 1
     service = mu * dt
+    ack_share = 1.0  # the share of the step's ACKs counted as delivered (the run's end)
     has_rev = rev[0] == 1.0
     mu_r = rev[1]
     b_r = rev[2]
@@ -367,23 +382,29 @@ def advance(  # type: ignore[no-untyped-def]
     log_flow, loss_flow = laws[11], laws[13]
     while k < n_steps:
         t = k * dt
+        if g[G_MARKED] == 0.5:  # the mark's step has ended: the counts at the mark itself
+            mark_counts(ff, g)
         if k >= ig[I_PAUSE]:
             return k, PAUSE
         if ig[I_NLOG] + F > log_flow.shape[0] or ig[I_NLOSS] + F > loss_flow.shape[0]:
             return k, GROW
-        if k == n_steps - 1:  # the run ends inside this step: service for that part only
+        if k == n_steps - 1:  # the run ends inside this step: service for that part only,
+            # and of the ACKs arriving over the step, those before the end delivered
             service = mu * min(dt, max(t_end - t, 0.0))
+            ack_share = service / (mu * dt)
         if t >= t_join:
             for j in range(F):
                 if ff[j, F_STARTED] == 0.0 and t >= ff[j, F_START]:
                     return k, JOIN
         if g[G_MARKED] == 0.0 and t + dt > g[G_MARK]:
-            # the mark falls in this step: the counts of the steps that end by it
+            # the mark falls in this step: the counts at its start, moved to the mark by
+            # the step's share before it once the step has ended (mark_counts)
             for j in range(F):
                 ff[j, F_ACKED_MARK] = ff[j, F_ACKED]
                 ff[j, F_LOST_MARK] = ff[j, F_LOST_TOTAL]
             g[G_QAREA_MARK] = g[G_QAREA]
-            g[G_MARKED] = 1.0
+            g[G_MARK_FRAC] = (g[G_MARK] - t) / (min(t + dt, t_end) - t)
+            g[G_MARKED] = 0.5
         # ---------------- window-limited sending (computed with the last step's pass)
         q_before = g[G_Q]  # the queue before the step's arrivals (the last step's after)
         dropping = False  # the step drops: ``send`` is what arrives, ``s0`` what was sent
@@ -623,7 +644,7 @@ def advance(  # type: ignore[no-untyped-def]
                             freed += acked
                         inflight -= acked
                         resolved += acked
-                        ff[j, F_ACKED] += acked
+                        ff[j, F_ACKED] += acked * ack_share
                         ff[j, F_ACKED_SINCE] += acked
                         ff[j, F_LAST_ACKED] = t_next
                     if na > 1e-12:

@@ -290,6 +290,8 @@ def _collect(
                 float(ff[j, K.F_LAST_ACKED]) if ff[j, K.F_ACKED] > 0.0 else math.nan,
             )
         )  # fmt: skip
+    if g[K.G_MARKED] == 0.5:  # the run ended in the mark's step
+        K.mark_counts(ff, g)
     n = int(g[K.G_K_REC])
     return HybridResult(
         time_s=rec_g[K.R_T, :n],
