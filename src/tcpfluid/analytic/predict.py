@@ -191,41 +191,20 @@ def predict(
     check_choice("rule", rule, SLOW_START_RULES)
     bdp, d = path.bdp, path.d
     check_modelled_path(path, what="predict")
-    fields: dict[str, Any] = {}  # the slow start and the settled window (not TCP-Ho's)
     if algorithm == "tcp-ho":
         # the ramp's last round as an ACK-clocked sender ends it: it decides on the RTTs
         # of the round before (the packet simulator and the round model agree round for
         # round; the paper's own analysis, feedback_rounds=0, is two rounds early at about
         # half of all μd)
+        fields: dict[str, Any] = {}  # TCP-Ho's analysis has no slow start or window
         total = int(conspicuous_round("tcp-ho", bdp, feedback_rounds=1))
         # round i (1..total) carries Table 4's window (i² − 2i + 8, + 1 if i is odd)/4
         reach_s = _rising_time_s((2.0, -0.5, 0.25), 1, total + 1, bdp, d, odd=0.25)
+        settle, settle_s = None, None
     else:
-        ex = slow_start_exit(
-            algorithm,
-            bdp,
-            d,
-            gamma=g,
-            rtt_model=model,  # type: ignore[arg-type]
-            whole_acks=whole_acks,
-            rule=rule,
+        fields, total, reach_s, (settle, settle_s) = _vegas_family(
+            algorithm, path, g, a, b, model, whole_acks, rule
         )
-        band = equilibrium_band(bdp, a, b, what="predict")
-        check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
-        start = ex.exit_window_pkts
-        settled, ca_rounds, ca_s = _approach(algorithm, start, bdp, a, b, d)
-        check_in_band(settled, band, what="predict")
-        total = ex.exit_round + ca_rounds
-        reach_s = ex.exit_time_s + ca_s
-        fields = {
-            "critical_window_pkts": ex.critical_window_pkts,
-            "ss_exit_round": ex.exit_round,
-            "ss_exit_window_pkts": ex.window_pkts,
-            "ss_exit_time_s": ex.exit_time_s,
-            "ca_start_window_pkts": start,
-            "equilibrium_window_pkts": settled,
-            "equilibrium_band_pkts": band,
-        }
     if not math.isfinite(reach_s):
         raise ValueError(
             f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets "
@@ -233,39 +212,11 @@ def predict(
         )
     route, note = "closed form", ""
     if algorithm in ("quick-vegas", "tcp-ho"):
-        law = {"alpha": a, "beta": b, "gamma": g} if algorithm == "quick-vegas" else {}
-        settle, settle_s, why = None, None, "not computed (round_map=False)"
-        if round_map:
-            rm = _round_map_settling(
-                algorithm, path, law, model, reach_s, fields.get("equilibrium_window_pkts")
-            )
-            settle, settle_s, why = rm.rounds, rm.time_s, rm.why
-            # their approach overshoots the pipe: the queue it builds is the round map's
-            check_modelled_path(path, what="predict", queue_pkts=rm.queue_pkts)
-            if algorithm == "tcp-ho":  # no closed form gives its window: the round map's
-                fields["equilibrium_window_pkts"] = rm.window_pkts
-        elif algorithm == "tcp-ho" and math.isfinite(path.buffer_pkts):
-            raise ValueError(
-                f"predict: buffer={path.buffer_pkts:g} packets can only be checked against "
-                "the queue TCP-Ho's ramp builds with the round map: give round_map=True or "
-                "buffer=None"
-            )
         route = "round model"
-        note = (
-            "Quick Vegas overshoots its target and approaches its band in steps: no closed "
-            "form gives settling; "
-            if algorithm == "quick-vegas"
-            else "TCP-Ho's analysis gives the conspicuous round, not a settled window or a "
-            "settling time: the round map gives both; "
-        ) + why
-    else:
-        # one packet per round toward the settled window: settled within the base band
-        # (tcpfluid.metrics.settling) that many rounds before reaching it
-        tol = base_band_pkts(settled)
-        n = max(math.ceil(abs(settled - start) - tol - 1e-9), 0)
-        settle = ex.exit_round + n
-        step = math.copysign(1.0, settled - start)
-        settle_s = ex.exit_time_s + _rounds_time_s(start, step, n, bdp, d)
+        settle, settle_s, note = _by_round_map(
+            algorithm, path, {"alpha": a, "beta": b, "gamma": g}, model, reach_s, fields,
+            round_map,
+        )  # fmt: skip
     reads = algorithm != "tcp-ho"  # TCP-Ho's analysis reads no threshold
     return Prediction(
         algorithm=algorithm,
@@ -284,6 +235,96 @@ def predict(
         note=note,
         **fields,
     )
+
+
+def _vegas_family(
+    algorithm: str,
+    path: Path,
+    g: float,
+    a: float,
+    b: float,
+    model: str,
+    whole_acks: bool,
+    rule: str,
+) -> tuple[dict[str, Any], int, float, tuple[int, float]]:
+    """:func:`predict`'s closed forms for a law with a slow start (γ, α, β its thresholds):
+    the slow start and settled window (fields of :class:`Prediction`), the round and time
+    of the first reach of the target, and the settling round and time of one packet per
+    round toward the settled window (Vegas and Enhanced Vegas; Quick Vegas's comes from
+    the round map)."""
+    bdp, d = path.bdp, path.d
+    ex = slow_start_exit(
+        algorithm,
+        bdp,
+        d,
+        gamma=g,
+        rtt_model=model,  # type: ignore[arg-type]
+        whole_acks=whole_acks,
+        rule=rule,  # type: ignore[arg-type]
+    )
+    band = equilibrium_band(bdp, a, b, what="predict")
+    check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
+    start = ex.exit_window_pkts
+    settled, ca_rounds, ca_s = _approach(algorithm, start, bdp, a, b, d)
+    check_in_band(settled, band, what="predict")
+    fields = {
+        "critical_window_pkts": ex.critical_window_pkts,
+        "ss_exit_round": ex.exit_round,
+        "ss_exit_window_pkts": ex.window_pkts,
+        "ss_exit_time_s": ex.exit_time_s,
+        "ca_start_window_pkts": start,
+        "equilibrium_window_pkts": settled,
+        "equilibrium_band_pkts": band,
+    }
+    # one packet per round toward the settled window: settled within the base band
+    # (tcpfluid.metrics.settling) that many rounds before reaching it
+    n = max(math.ceil(abs(settled - start) - base_band_pkts(settled) - 1e-9), 0)
+    step = math.copysign(1.0, settled - start)
+    settling = (ex.exit_round + n, ex.exit_time_s + _rounds_time_s(start, step, n, bdp, d))
+    return fields, ex.exit_round + ca_rounds, ex.exit_time_s + ca_s, settling
+
+
+def _by_round_map(
+    algorithm: str,
+    path: Path,
+    law: dict[str, float],
+    model: str,
+    reach_s: float,
+    fields: dict[str, Any],
+    round_map: bool,
+) -> tuple[int | None, float | None, str]:
+    """Quick Vegas's and TCP-Ho's settling round and time from the round map (``None``
+    without it) and :func:`predict`'s note; TCP-Ho's settled window into ``fields``."""
+    why = "not computed (round_map=False)"
+    settle, settle_s = None, None
+    if round_map:
+        rm = _round_map_settling(
+            algorithm,
+            path,
+            law if algorithm == "quick-vegas" else {},
+            model,
+            reach_s,
+            fields.get("equilibrium_window_pkts"),
+        )
+        settle, settle_s, why = rm.rounds, rm.time_s, rm.why
+        # their approach overshoots the pipe: the queue it builds is the round map's
+        check_modelled_path(path, what="predict", queue_pkts=rm.queue_pkts)
+        if algorithm == "tcp-ho":  # no closed form gives its window: the round map's
+            fields["equilibrium_window_pkts"] = rm.window_pkts
+    elif algorithm == "tcp-ho" and math.isfinite(path.buffer_pkts):
+        raise ValueError(
+            f"predict: buffer={path.buffer_pkts:g} packets can only be checked against "
+            "the queue TCP-Ho's ramp builds with the round map: give round_map=True or "
+            "buffer=None"
+        )
+    note = (
+        "Quick Vegas overshoots its target and approaches its band in steps: no closed "
+        "form gives settling; "
+        if algorithm == "quick-vegas"
+        else "TCP-Ho's analysis gives the conspicuous round, not a settled window or a "
+        "settling time: the round map gives both; "
+    ) + why
+    return settle, settle_s, note
 
 
 def _refuse_unread(algorithm: str, thresholds: dict[str, Any], whole_acks: bool) -> None:
