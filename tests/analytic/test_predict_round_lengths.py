@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tcpfluid import Path, simulate
@@ -119,23 +119,3 @@ def test_no_round_is_shorter_than_the_base_rtt(algorithm, bdp, rtt_s):
         top = (bdp + 5.0) / bdp
         assert pr.time_to_target_s <= pr.rounds_to_target * rtt_s * top * (1.0 + 1e-12)
 
-
-@settings(max_examples=60, deadline=None)
-@given(
-    c0=st.floats(min_value=0.5, max_value=50.0),
-    c1=st.floats(min_value=0.0, max_value=20.0),
-    c2=st.floats(min_value=0.0, max_value=5.0),
-    odd=st.floats(min_value=0.0, max_value=1.0),
-    n=st.integers(min_value=0, max_value=300),
-    bdp=st.floats(min_value=1.0, max_value=5000.0),
-)
-def test_the_exact_sums_match_a_loop_over_the_rounds(c0, c1, c2, odd, n, bdp):
-    from tcpfluid.analytic.predict import _rising_time_s
-
-    assume(c1 + 3.0 * c2 >= odd)  # the helper's domain: windows that never decrease
-    j = np.arange(n, dtype=np.float64)
-    windows = c0 + c1 * j + c2 * j * j + odd * (j % 2)
-    by_loop = float(np.sum(np.maximum(1.0, windows / bdp))) * 0.1
-    assert _rising_time_s((c0, c1, c2), 0, n, bdp, 0.1, odd=odd) == pytest.approx(
-        by_loop, rel=1e-9, abs=1e-12
-    )
