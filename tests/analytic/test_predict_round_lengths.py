@@ -118,4 +118,3 @@ def test_no_round_is_shorter_than_the_base_rtt(algorithm, bdp, rtt_s):
     if algorithm in ("vegas", "enhanced-vegas"):
         top = (bdp + 5.0) / bdp
         assert pr.time_to_target_s <= pr.rounds_to_target * rtt_s * top * (1.0 + 1e-12)
-
