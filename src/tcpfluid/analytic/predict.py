@@ -420,7 +420,7 @@ def _quick_vegas_rise(
         return k, _rounds_time_s(start, 1.0, k, bdp, d)
     w, i, seconds = start, 0, 0.0
     while w < target - 1e-9 and b * (i + 1) > w:  # capped: the window doubles
-        seconds += d * max(1.0, w / bdp)
+        seconds += _rounds_time_s(w, 0.0, 1, bdp, d)
         w, i = 2.0 * w, i + 1
     if w >= target - 1e-9:
         return i, seconds
@@ -473,21 +473,9 @@ def _rising_time_s(
 
 def _rounds_time_s(first: float, step: float, n: int, bdp: float, d: float) -> float:
     """Seconds of ``n`` rounds carrying the windows ``first + step·j`` (j < n, packets; step
-    −1, 0 or +1): a round lasts the base RTT ``d``, or W/μ = d·W/μd when its window W
-    keeps a standing queue W − μd (the sum in closed form: the rounds above μd are an
-    arithmetic series)."""
-    if n <= 0:
-        return 0.0
-    if step < 0:  # first − j > μd for j < first − μd
-        lo, m = 0, min(n, max(math.ceil(first - bdp - 1e-9), 0))
-    elif step > 0:  # first + j > μd for j > μd − first
-        lo = min(n, max(math.floor(bdp - first + 1e-9) + 1, 0))
-        m = n - lo
-    else:
-        lo, m = 0, (n if first > bdp else 0)
-    # the m rounds above μd carry first + step·(lo + i), i < m
-    above = m * (first + step * lo) + step * m * (m - 1) / 2.0
-    return (n - m) * d + above * d / bdp
+    −1, 0 or +1): :func:`_rising_time_s` over the same windows in rising order."""
+    low = first + min(step, 0.0) * (n - 1)  # a falling run's last window
+    return _rising_time_s((low, abs(step), 0.0), 0, n, bdp, d)
 
 
 @dataclass(frozen=True)
